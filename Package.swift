@@ -1,0 +1,119 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings shared by every target: Swift 6 language mode (strict concurrency) plus the
+/// upcoming features that keep imports honest.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "PostFeed",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PostFeed", targets: ["PostFeed"]),
+        .library(name: "PostFeedHTTP", targets: ["PostFeedHTTP"]),
+        .library(name: "PostFeedCache", targets: ["PostFeedCache"]),
+        .library(name: "PostFeedServer", targets: ["PostFeedServer"]),
+        .executable(name: "postfeed", targets: ["postfeed"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        // MARK: Library
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "PostFeedHTTP",
+            dependencies: [
+                "CCurl",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PostFeedCache",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PostFeed",
+            dependencies: [
+                "PostFeedHTTP",
+                "PostFeedCache",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PostFeedServer",
+            dependencies: [
+                "PostFeed",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "postfeed",
+            dependencies: [
+                "PostFeed",
+                "PostFeedServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A tiny process the cache tests start and kill with SIGKILL mid-write, and run
+        // twice at once on one cache root (crash safety, multi-process sharing).
+        .executableTarget(
+            name: "cache-stress",
+            dependencies: ["PostFeedCache"],
+            path: "Tests/CacheStress",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "PostFeedHTTPTests",
+            dependencies: ["PostFeedHTTP", "PostFeedServer"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostFeedCacheTests",
+            dependencies: ["PostFeedCache", "cache-stress"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostFeedTests",
+            dependencies: ["PostFeed", "PostFeedServer"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostFeedServerTests",
+            dependencies: [
+                "PostFeedServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["postfeed", "PostFeedServer"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

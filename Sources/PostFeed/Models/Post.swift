@@ -1,0 +1,87 @@
+import Foundation
+
+/// One post of a feed: what both list modes show and the detail view prints in full.
+///
+/// Posts from other backends may lack an image, an author or a date; such a post is still
+/// listed, without what it lacks, so those fields are optional.
+///
+/// The `Codable` form is PostFeed's wire format (the fixture backend's, see DESIGN.md):
+/// `{"id":1,"title":"…","body":"…","author":"…","imageUrl":"/images/a.png",
+///   "createdAt":"2024-05-01T10:00:00Z","popularity":0.42}`.
+public struct Post: Codable, Sendable, Hashable, Identifiable {
+    /// The backend's identifier, unique within one backend.
+    public var id: Int
+    public var title: String
+    public var body: String
+    public var author: String?
+    /// Absolute, or relative to the backend's base URL.
+    public var imageURL: String?
+    public var createdAt: Date?
+    public var popularity: Double?
+
+    public init(
+        id: Int,
+        title: String,
+        body: String,
+        author: String? = nil,
+        imageURL: String? = nil,
+        createdAt: Date? = nil,
+        popularity: Double? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.author = author
+        self.imageURL = imageURL
+        self.createdAt = createdAt
+        self.popularity = popularity
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, body, author
+        case imageURL = "imageUrl"
+        case createdAt, popularity
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        title = try container.decode(String.self, forKey: .title)
+        body = try container.decodeIfPresent(String.self, forKey: .body) ?? ""
+        author = try container.decodeIfPresent(String.self, forKey: .author)
+        imageURL = try container.decodeIfPresent(String.self, forKey: .imageURL)
+        popularity = try container.decodeIfPresent(Double.self, forKey: .popularity)
+        if let text = try container.decodeIfPresent(String.self, forKey: .createdAt) {
+            guard let date = Post.parseDate(text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .createdAt, in: container,
+                    debugDescription: "createdAt '\(text)' is not an ISO-8601 date")
+            }
+            createdAt = date
+        } else {
+            createdAt = nil
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encodeIfPresent(author, forKey: .author)
+        try container.encodeIfPresent(imageURL, forKey: .imageURL)
+        try container.encodeIfPresent(createdAt.map(Post.formatDate), forKey: .createdAt)
+        try container.encodeIfPresent(popularity, forKey: .popularity)
+    }
+
+    /// Parses ISO-8601 with or without fractional seconds.
+    public static func parseDate(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// Formats as ISO-8601 in UTC, e.g. `2024-05-01T10:00:00Z`.
+    public static func formatDate(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}

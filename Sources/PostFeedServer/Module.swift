@@ -1,0 +1,1 @@
+// Placeholder so the package loads while PostFeedServer is written.
