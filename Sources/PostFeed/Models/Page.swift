@@ -1,0 +1,60 @@
+import Foundation
+
+/// Where a page starts, in the backend's own pagination style.
+///
+/// Stored in list state, so the next run can continue where the reader stopped.
+public enum PageKey: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// 1-based page number (`?page=N`, `?_page=N`).
+    case number(Int)
+    /// Items to skip (`?skip=S`, `?offset=S`).
+    case offset(Int)
+    /// An opaque cursor token; `nil` asks for the first page.
+    case cursor(String?)
+    /// A URL to fetch as is (`Link: <…>; rel="next"`); `nil` asks for the first page.
+    case link(URL?)
+
+    public var description: String {
+        switch self {
+        case .number(let page): "page \(page)"
+        case .offset(let offset): "offset \(offset)"
+        case .cursor(let cursor): cursor.map { "cursor \($0)" } ?? "first page"
+        case .link(let url): url.map { "link \($0.absoluteString)" } ?? "first page"
+        }
+    }
+}
+
+/// One page of posts as the repository returns it, in any pagination style.
+public struct Page: Sendable, Equatable {
+    /// The key that fetched this page.
+    public var key: PageKey
+    public var posts: [Post]
+    /// The key of the following page; `nil` at the end of the list.
+    public var nextKey: PageKey?
+    /// Total number of posts when the backend says (`X-Total-Count`, a body field).
+    public var totalCount: Int?
+    /// This page's 1-based number when it can be known (page or offset styles, or counted).
+    public var number: Int?
+    /// Number of pages when known.
+    public var totalPages: Int?
+    /// Served from the page cache because the network failed; may be out of date.
+    public var isStale: Bool
+    /// Served from the page cache without a request, or after a `304`.
+    public var isFromCache: Bool
+
+    public init(
+        key: PageKey, posts: [Post], nextKey: PageKey?, totalCount: Int? = nil, number: Int? = nil,
+        totalPages: Int? = nil, isStale: Bool = false, isFromCache: Bool = false
+    ) {
+        self.key = key
+        self.posts = posts
+        self.nextKey = nextKey
+        self.totalCount = totalCount
+        self.number = number
+        self.totalPages = totalPages
+        self.isStale = isStale
+        self.isFromCache = isFromCache
+    }
+
+    /// `true` when no page follows this one.
+    public var isLast: Bool { nextKey == nil }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// The libcurl ``HTTPLoading``: one curl multi handle on one thread, shared by every
+/// request, with connection reuse, priorities, retries, limits and cancellation.
+///
+/// Prefer the scoped form, which guarantees shutdown:
+/// ```swift
+/// let body = try await HTTPClient.withHTTPClient { client in
+///     try await client.get(URL(string: "http://127.0.0.1:6969/api/posts?page=1")!).body
+/// }
+/// ```
+/// A client that is simply released also stops its thread, without waiting for it.
+public final class HTTPClient: HTTPLoading {
+    public let configuration: Configuration
+    private let engine: CurlMultiEngine
+    private let logger: Logger
+    private let nextID = Atomic<UInt64>(1)
+
+    public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "postfeed.http"))
+        throws(HTTPClientError)
+    {
+        self.configuration = configuration
+        self.logger = logger
+        self.engine = try CurlMultiEngine(
+            limits: .init(
+                maximumConnections: max(1, configuration.maximumConnections),
+                maximumConnectionsPerHost: max(1, configuration.maximumConnectionsPerHost)),
+            logger: logger)
+    }
+
+    deinit {
+        engine.requestShutdown()
+    }
+
+    /// Runs `body` with a new client and shuts it down afterwards, also when `body` throws.
+    public static func withHTTPClient<T>(
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "postfeed.http"),
+        _ body: (HTTPClient) async throws -> T
+    ) async throws -> T {
+        let client = try HTTPClient(configuration: configuration, logger: logger)
+        do {
+            let result = try await body(client)
+            await client.shutdown()
+            return result
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+
+    /// Fails queued and running requests with `.shutdown`, then stops the engine thread.
+    public func shutdown() async {
+        await engine.shutdown()
+    }
+
+    /// The libcurl in use, e.g. `libcurl/7.88.1 OpenSSL/3.0.15 zlib/1.2.13 brotli/1.0.9`.
+    public static var libcurlVersion: String { CurlGlobal.version }
+
+    // MARK: HTTPLoading
+
+    public func execute(_ request: HTTPRequest) async throws(HTTPClientError) -> HTTPResponse {
+        let outcome = try await withRetries(request) { () throws(HTTPClientError) -> BodySink in .memory }
+        return HTTPResponse(
+            requestURL: request.url, url: outcome.effectiveURL, status: outcome.status, headers: outcome.headers,
+            body: outcome.body, metrics: outcome.metrics)
+    }
+
+    public func download(_ request: HTTPRequest, into directory: URL) async throws(HTTPClientError) -> HTTPDownload {
+        let outcome = try await withRetries(request) { () throws(HTTPClientError) -> BodySink in
+            try Self.temporaryFile(in: directory, for: request.url)
+        }
+        guard let fileURL = outcome.fileURL else {
+            throw HTTPClientError(.fileSystem, url: request.url, detail: "no download file")
+        }
+        return HTTPDownload(
+            requestURL: request.url, url: outcome.effectiveURL, status: outcome.status, headers: outcome.headers,
+            fileURL: fileURL, byteCount: outcome.byteCount, metrics: outcome.metrics)
+    }
+
+    // MARK: Retries
+
+    private func withRetries(_ request: HTTPRequest, makeSink: () throws(HTTPClientError) -> BodySink)
+        async throws(HTTPClientError) -> TransferOutcome
+    {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw HTTPClientError(
+                .unsupportedScheme, url: request.url, detail: "scheme \(request.url.scheme ?? "none")")
+        }
+        guard request.url.host?.isEmpty == false else {
+            throw HTTPClientError(.invalidURL, url: request.url, detail: "no host")
+        }
+        let policy = configuration.retryPolicy
+        let attempts = request.method.isIdempotent ? policy.maximumAttempts : 1
+        var attempt = 1
+        while true {
+            let delay: Duration
+            do {
+                var outcome = try await perform(request, sink: try makeSink())
+                outcome.metrics.attempt = attempt
+                guard attempt < attempts, policy.retryableStatuses.contains(outcome.status) else { return outcome }
+                if let retryAfter = RetryPolicy.retryAfter(outcome.headers["Retry-After"]) {
+                    guard retryAfter <= policy.maximumRetryAfter else { return outcome }
+                    delay = retryAfter
+                } else {
+                    delay = policy.backoff(afterAttempt: attempt)
+                }
+                if let fileURL = outcome.fileURL { try? FileManager.default.removeItem(at: fileURL) }
+                logger.debug("retrying after HTTP \(outcome.status)", metadata: ["url": "\(request.url)", "delay": "\(delay)"])
+            } catch {
+                guard attempt < attempts, error.isTransient else { throw error }
+                delay = policy.backoff(afterAttempt: attempt)
+                logger.debug("retrying after \(error.code)", metadata: ["url": "\(request.url)", "delay": "\(delay)"])
+            }
+            do {
+                try await configuration.clock.sleep(for: delay)
+            } catch {
+                throw HTTPClientError(.cancelled, url: request.url)
+            }
+            attempt += 1
+        }
+    }
+
+    private func perform(_ request: HTTPRequest, sink: BodySink) async throws(HTTPClientError) -> TransferOutcome {
+        let transfer = Transfer(
+            id: nextID.add(1, ordering: .relaxed).oldValue,
+            request: request,
+            settings: TransferSettings(
+                timeouts: request.timeouts ?? configuration.timeouts,
+                maximumBodySize: request.maximumBodySize ?? configuration.maximumBodySize,
+                maximumRedirects: configuration.maximumRedirects,
+                acceptEncoding: configuration.acceptEncoding,
+                userAgent: configuration.userAgent,
+                preferHTTP2: configuration.preferHTTP2),
+            sink: sink)
+        if Task.isCancelled {
+            transfer.finish(.failure(HTTPClientError(.cancelled, url: request.url)))
+            throw HTTPClientError(.cancelled, url: request.url)
+        }
+        let engine = self.engine
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.completion = continuation
+                engine.submit(transfer)
+            }
+        } onCancel: {
+            engine.cancel(transfer)
+        }
+        return try result.get()
+    }
+
+    private static func temporaryFile(in directory: URL, for url: URL) throws(HTTPClientError) -> BodySink {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw HTTPClientError(.fileSystem, url: url, detail: "\(directory.path): \(error.localizedDescription)")
+        }
+        var template = Array(directory.appendingPathComponent(".download-XXXXXX").path.utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw HTTPClientError(.fileSystem, url: url, detail: "\(directory.path): \(String(cString: strerror(errno)))")
+        }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return .file(descriptor: descriptor, url: URL(fileURLWithPath: path))
+    }
+}

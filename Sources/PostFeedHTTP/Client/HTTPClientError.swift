@@ -1,0 +1,147 @@
+import Foundation
+
+/// Why a request failed. A struct over a private code, so cases can be added without
+/// breaking users; it keeps curl's code *and* message, and always names the URL.
+///
+/// ```swift
+/// do { _ = try await client.get(url) }
+/// catch where error.code == .timedOut { … }
+/// ```
+public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure. Compare with the static members (`.timedOut`, `.cancelled`, …).
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        fileprivate enum Base: String, Sendable, Hashable {
+            case timedOut = "timed out"
+            case cannotConnect = "cannot connect"
+            case connectionLost = "connection lost"
+            case truncatedBody = "truncated body"
+            case tooManyRedirects = "too many redirects"
+            case unsupportedScheme = "unsupported scheme"
+            case invalidURL = "invalid URL"
+            case bodyTooLarge = "body too large"
+            case httpStatus = "HTTP status"
+            case cancelled = "cancelled"
+            case tls = "TLS"
+            case fileSystem = "file system"
+            case shutdown = "client shut down"
+            case curl = "curl error"
+        }
+        fileprivate let base: Base
+
+        /// Connect, total or stall timeout; see ``HTTPClientError/timeout``.
+        public static let timedOut = Code(base: .timedOut)
+        /// Name lookup failed or the server refused the connection.
+        public static let cannotConnect = Code(base: .cannotConnect)
+        /// The connection was reset or closed before a response arrived.
+        public static let connectionLost = Code(base: .connectionLost)
+        /// The connection closed before the promised body was complete.
+        public static let truncatedBody = Code(base: .truncatedBody)
+        public static let tooManyRedirects = Code(base: .tooManyRedirects)
+        /// Only `http` and `https` are allowed, also on redirect.
+        public static let unsupportedScheme = Code(base: .unsupportedScheme)
+        public static let invalidURL = Code(base: .invalidURL)
+        /// The body exceeded the configured maximum; the transfer was aborted early.
+        public static let bodyTooLarge = Code(base: .bodyTooLarge)
+        /// A response arrived with an error status (see ``HTTPResponse/requireSuccess()``).
+        public static let httpStatus = Code(base: .httpStatus)
+        public static let cancelled = Code(base: .cancelled)
+        public static let tls = Code(base: .tls)
+        /// The download's temporary file could not be created or written.
+        public static let fileSystem = Code(base: .fileSystem)
+        /// The client was shut down while the request was queued or running.
+        public static let shutdown = Code(base: .shutdown)
+        /// Any other curl failure; see ``HTTPClientError/curlCode``.
+        public static let curl = Code(base: .curl)
+
+        public var description: String { base.rawValue }
+    }
+
+    /// Which limit a `.timedOut` error hit.
+    public enum Timeout: String, Sendable, Hashable {
+        case connect, total, stall
+    }
+
+    public let code: Code
+    /// The URL that was requested.
+    public let url: URL?
+    /// The HTTP status, for `.httpStatus`.
+    public let status: Int?
+    /// The curl result code (`CURLcode`), when curl reported the failure.
+    public let curlCode: Int?
+    /// curl's own message (its error buffer, else `curl_easy_strerror`).
+    public let curlMessage: String?
+    /// For `.timedOut`.
+    public let timeout: Timeout?
+    /// Extra detail: the limit that was hit, the errno text, the server's error message.
+    public let detail: String?
+
+    init(
+        _ code: Code, url: URL?, status: Int? = nil, curlCode: Int? = nil, curlMessage: String? = nil,
+        timeout: Timeout? = nil, detail: String? = nil
+    ) {
+        self.code = code
+        self.url = url
+        self.status = status
+        self.curlCode = curlCode
+        self.curlMessage = curlMessage
+        self.timeout = timeout
+        self.detail = detail
+    }
+
+    /// An error for a response that arrived with `status`. The body's first line, when it
+    /// is short text, is kept as ``detail``.
+    public static func status(_ status: Int, url: URL, body: Data = Data()) -> HTTPClientError {
+        var detail: String?
+        if !body.isEmpty, body.count <= 4096, let text = String(data: body, encoding: .utf8) {
+            detail = text.split(whereSeparator: \.isNewline).first.map(String.init)
+        }
+        return HTTPClientError(.httpStatus, url: url, status: status, detail: detail)
+    }
+
+    /// Whether trying again may succeed (connection problems and connect timeouts).
+    public var isTransient: Bool {
+        switch code.base {
+        case .cannotConnect, .connectionLost, .truncatedBody: true
+        case .timedOut: timeout == .connect
+        default: false
+        }
+    }
+
+    /// One line naming what failed and what to do.
+    public var description: String {
+        let target = url?.absoluteString ?? "request"
+        let curl = curlMessage.map { " (curl: \($0))" } ?? ""
+        switch code.base {
+        case .timedOut:
+            let which = timeout.map { "\($0.rawValue) timeout" } ?? "timeout"
+            return "\(target): \(which) reached\(curl); check the server or raise the timeout"
+        case .cannotConnect:
+            return "\(target): cannot connect\(curl); is the server running and the address right?"
+        case .connectionLost:
+            return "\(target): connection lost before a complete response\(curl); try again"
+        case .truncatedBody:
+            return "\(target): the connection closed before the body was complete\(curl); try again"
+        case .tooManyRedirects:
+            return "\(target): too many redirects\(detail.map { " (\($0))" } ?? "")\(curl)"
+        case .unsupportedScheme:
+            return "\(target): only http and https are allowed\(detail.map { " (\($0))" } ?? "")\(curl)"
+        case .invalidURL:
+            return "\(target): invalid URL\(detail.map { " (\($0))" } ?? "")"
+        case .bodyTooLarge:
+            return "\(target): body larger than the limit\(detail.map { " of \($0)" } ?? ""); raise the limit if this is expected"
+        case .httpStatus:
+            let code = status.map(String.init) ?? "?"
+            return "\(target): HTTP \(code)\(detail.map { ": \($0)" } ?? "")"
+        case .cancelled:
+            return "\(target): cancelled"
+        case .tls:
+            return "\(target): TLS failure\(curl); check the certificate and the host name"
+        case .fileSystem:
+            return "\(target): cannot write the download\(detail.map { ": \($0)" } ?? ""); check the folder's permissions and free space"
+        case .shutdown:
+            return "\(target): the HTTP client was shut down"
+        case .curl:
+            return "\(target): transfer failed\(curl)"
+        }
+    }
+}

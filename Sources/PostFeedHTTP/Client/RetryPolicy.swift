@@ -1,0 +1,87 @@
+import Foundation
+
+/// When and how long to wait before trying an idempotent request again.
+///
+/// Retries connection failures (refused, reset, truncated body, connect timeout) and the
+/// statuses 408, 429, 500, 502, 503, 504. Never other `4xx`, never non-idempotent methods.
+/// The delay is exponential backoff with full jitter, `random(0 ... min(maximumDelay,
+/// baseDelay × 2^(attempt-1)))`, unless the response carries `Retry-After` (seconds or an
+/// HTTP-date): that wait is honoured exactly when it is at most `maximumRetryAfter`;
+/// a longer one ends the retries and returns the response, since retrying sooner than the
+/// server asked only earns another refusal.
+public struct RetryPolicy: Sendable {
+    /// Attempts in total, the first included. `1` disables retries. Default 3.
+    public var maximumAttempts: Int
+    /// Default 200 ms.
+    public var baseDelay: Duration
+    /// Cap of one backoff delay. Default 5 s.
+    public var maximumDelay: Duration
+    /// The longest `Retry-After` that is honoured. Default 30 s.
+    public var maximumRetryAfter: Duration
+    public var retryableStatuses: Set<Int>
+    /// Returns a number in `0...1` for the jitter; injectable for tests.
+    public var random: @Sendable () -> Double
+
+    public init(
+        maximumAttempts: Int = 3,
+        baseDelay: Duration = .milliseconds(200),
+        maximumDelay: Duration = .seconds(5),
+        maximumRetryAfter: Duration = .seconds(30),
+        retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504],
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    ) {
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+        self.maximumRetryAfter = maximumRetryAfter
+        self.retryableStatuses = retryableStatuses
+        self.random = random
+    }
+
+    /// No retries.
+    public static let never = RetryPolicy(maximumAttempts: 1)
+
+    /// The backoff before attempt `attempt + 1`.
+    public func backoff(afterAttempt attempt: Int) -> Duration {
+        let exponent = min(max(attempt - 1, 0), 30)
+        let ceiling = min(maximumDelay, baseDelay * (1 << exponent))
+        return ceiling * min(max(random(), 0), 1)
+    }
+
+    /// The delay a `Retry-After` value asks for, relative to `now`; `nil` when absent or unreadable.
+    public static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return .seconds(max(0, seconds)) }
+        guard let date = HTTPDate.parse(value) else { return nil }
+        let interval = max(0, date.timeIntervalSince(now))
+        return .milliseconds(Int64((interval * 1000).rounded(.up)))
+    }
+}
+
+/// RFC 9110 HTTP-date (IMF-fixdate, plus the obsolete RFC 850 and asctime forms).
+public enum HTTPDate {
+    private static let formats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz",
+        "EEEE, dd-MMM-yy HH:mm:ss zzz",
+        "EEE MMM d HH:mm:ss yyyy",
+    ]
+
+    public static func parse(_ text: String) -> Date? {
+        for format in formats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+
+    public static func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}

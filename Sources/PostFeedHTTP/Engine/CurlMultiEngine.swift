@@ -1,0 +1,263 @@
+internal import CCurl
+import Foundation
+import Logging
+import Synchronization
+
+/// One curl multi handle driven by one dedicated thread.
+///
+/// Callers hand transfers over through a locked inbox and wake the thread with
+/// `curl_multi_wakeup`; the thread adds them to the multi handle in priority order within
+/// the connection caps, runs `curl_multi_perform`, completes finished transfers, and
+/// sleeps in `curl_multi_poll`. Thousands of queued requests cost one thread and at most
+/// `maximumConnections` easy handles.
+final class CurlMultiEngine: @unchecked Sendable {
+    private enum Command {
+        case add(Transfer)
+        case cancel(Transfer)
+        case shutdown
+    }
+
+    struct Limits: Sendable {
+        var maximumConnections: Int
+        var maximumConnectionsPerHost: Int
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let limits: Limits
+    private let logger: Logger
+    private let inbox = Mutex<(commands: [Command], accepting: Bool)>(([], true))
+    private let stopped = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    // MARK: Engine-thread state
+    /// Queued transfers, one FIFO per priority, highest first when scheduling.
+    private var queued: [[Transfer]] = Array(repeating: [], count: HTTPPriority.allCases.count)
+    private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var runningPerHost: [String: Int] = [:]
+    private var handlePool: [EasyHandle] = []
+
+    init(limits: Limits, logger: Logger) throws(HTTPClientError) {
+        guard CurlGlobal.ensureInitialised(), let multi = curl_multi_init() else {
+            throw HTTPClientError(.curl, url: nil, detail: "curl_multi_init failed")
+        }
+        self.multi = multi
+        self.limits = limits
+        self.logger = logger
+        _ = pf_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maximumConnections)
+        _ = pf_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maximumConnectionsPerHost)
+        _ = pf_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumConnections)
+        _ = pf_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        let thread = Thread { [self] in self.run() }
+        thread.name = "postfeed-curl"
+        thread.start()
+    }
+
+    // MARK: Called from any thread
+
+    /// Queues `transfer`; its completion is resumed on the engine thread.
+    func submit(_ transfer: Transfer) {
+        let accepted = inbox.withLock { state -> Bool in
+            guard state.accepting else { return false }
+            state.commands.append(.add(transfer))
+            return true
+        }
+        if accepted {
+            curl_multi_wakeup(multi)
+        } else {
+            transfer.finish(.failure(HTTPClientError(.shutdown, url: transfer.request.url)))
+        }
+    }
+
+    /// Asks the engine thread to drop `transfer` now, wherever it is.
+    func cancel(_ transfer: Transfer) {
+        transfer.markCancelled()
+        inbox.withLock { $0.commands.append(.cancel(transfer)) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Fails every queued and running transfer with `.shutdown` and stops the thread.
+    func shutdown() async {
+        let first = inbox.withLock { state -> Bool in
+            defer { state.accepting = false }
+            if state.accepting { state.commands.append(.shutdown) }
+            return state.accepting
+        }
+        if first { curl_multi_wakeup(multi) }
+        await withCheckedContinuation { continuation in
+            let resumeNow = stopped.withLock { state -> Bool in
+                if state.done { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Starts shutdown without waiting (for `deinit` of the owning client).
+    func requestShutdown() {
+        let first = inbox.withLock { state -> Bool in
+            defer { state.accepting = false }
+            if state.accepting { state.commands.append(.shutdown) }
+            return state.accepting
+        }
+        if first { curl_multi_wakeup(multi) }
+    }
+
+    // MARK: Engine thread
+
+    private func run() {
+        var stopping = false
+        while !stopping {
+            stopping = drainInbox()
+            if stopping { break }
+            startQueued()
+            var stillRunning: Int32 = 0
+            curl_multi_perform(multi, &stillRunning)
+            if collectFinished() > 0 {
+                startQueued()
+                continue  // new transfers need a perform before sleeping
+            }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        failEverything()
+        curl_multi_cleanup(multi)
+        handlePool.removeAll()
+        let waiters = stopped.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.done = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Applies queued commands; returns `true` when shutdown was requested.
+    private func drainInbox() -> Bool {
+        let commands = inbox.withLock { state -> [Command] in
+            defer { state.commands.removeAll(keepingCapacity: true) }
+            return state.commands
+        }
+        var stopping = false
+        for command in commands {
+            switch command {
+            case .add(let transfer):
+                if transfer.isCancelled {
+                    transfer.finish(.failure(HTTPClientError(.cancelled, url: transfer.request.url)))
+                } else {
+                    queued[transfer.request.priority.rawValue].append(transfer)
+                }
+            case .cancel(let transfer):
+                cancelNow(transfer)
+            case .shutdown:
+                stopping = true
+            }
+        }
+        return stopping
+    }
+
+    private func cancelNow(_ transfer: Transfer) {
+        let error = HTTPClientError(.cancelled, url: transfer.request.url)
+        if let easy = transfer.easy, running[easy.raw] === transfer {
+            detach(transfer, easy: easy)
+            transfer.finish(.failure(error))
+            logger.debug("cancelled running transfer", metadata: ["url": "\(transfer.request.url)"])
+            return
+        }
+        let level = transfer.request.priority.rawValue
+        if let index = queued[level].firstIndex(where: { $0 === transfer }) {
+            queued[level].remove(at: index)
+            transfer.finish(.failure(error))
+        }
+        // Otherwise it finished already, or its `.add` is still behind us in the inbox and
+        // will see the cancel flag.
+    }
+
+    /// Moves queued transfers into the multi handle, highest priority first, as long as
+    /// the total and per-host caps allow.
+    private func startQueued() {
+        for level in queued.indices.reversed() {
+            var index = 0
+            while index < queued[level].count {
+                guard running.count < limits.maximumConnections else { return }
+                let transfer = queued[level][index]
+                if runningPerHost[transfer.host, default: 0] >= limits.maximumConnectionsPerHost {
+                    index += 1
+                    continue
+                }
+                queued[level].remove(at: index)
+                start(transfer)
+            }
+        }
+    }
+
+    private func start(_ transfer: Transfer) {
+        guard let easy = handlePool.popLast() ?? EasyHandle() else {
+            transfer.finish(.failure(HTTPClientError(.curl, url: transfer.request.url, detail: "curl_easy_init failed")))
+            return
+        }
+        if let failure = EasyHandleConfigurator.configure(easy, for: transfer) {
+            recycle(easy)
+            transfer.finish(.failure(failure))
+            return
+        }
+        transfer.easy = easy
+        running[easy.raw] = transfer
+        runningPerHost[transfer.host, default: 0] += 1
+        curl_multi_add_handle(multi, easy.raw)
+    }
+
+    /// Reads `CURLMSG_DONE` messages and completes those transfers.
+    private func collectFinished() -> Int {
+        var finished = 0
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
+                let transfer = running[raw], let easy = transfer.easy
+            else { continue }
+            let code = pf_msg_result(message)
+            let result = CurlOutcomeMapper.result(of: transfer, easy: easy, code: code)
+            detach(transfer, easy: easy)
+            if case .success(let outcome) = result {
+                logger.debug(
+                    "\(transfer.request.method) \(transfer.request.url) → \(outcome.status)",
+                    metadata: CurlOutcomeMapper.logMetadata(outcome.metrics))
+            }
+            transfer.finish(result)
+            finished += 1
+        }
+        return finished
+    }
+
+    private func detach(_ transfer: Transfer, easy: EasyHandle) {
+        curl_multi_remove_handle(multi, easy.raw)
+        running[easy.raw] = nil
+        runningPerHost[transfer.host, default: 1] -= 1
+        if runningPerHost[transfer.host] == 0 { runningPerHost[transfer.host] = nil }
+        transfer.easy = nil
+        recycle(easy)
+    }
+
+    private func recycle(_ easy: EasyHandle) {
+        easy.reset()
+        if handlePool.count < limits.maximumConnections { handlePool.append(easy) }
+    }
+
+    private func failEverything() {
+        for transfer in Array(running.values) {
+            if let easy = transfer.easy { detach(transfer, easy: easy) }
+            transfer.finish(.failure(HTTPClientError(.shutdown, url: transfer.request.url)))
+        }
+        for level in queued.indices {
+            for transfer in queued[level] {
+                transfer.finish(.failure(HTTPClientError(.shutdown, url: transfer.request.url)))
+            }
+            queued[level].removeAll()
+        }
+        // Late submissions that raced with shutdown.
+        let late = inbox.withLock { state -> [Command] in
+            defer { state.commands.removeAll() }
+            return state.commands
+        }
+        for case .add(let transfer) in late {
+            transfer.finish(.failure(HTTPClientError(.shutdown, url: transfer.request.url)))
+        }
+    }
+}

@@ -1,0 +1,87 @@
+internal import CCurl
+import Foundation
+import Logging
+
+/// Turns a finished easy handle into a result: metrics on success, a typed error that
+/// keeps curl's code and message otherwise.
+enum CurlOutcomeMapper {
+    static func result(of transfer: Transfer, easy: EasyHandle, code: CURLcode)
+        -> Result<TransferOutcome, HTTPClientError>
+    {
+        let url = transfer.request.url
+        if code == CURLE_OK {
+            let effective = easy.string(CURLINFO_EFFECTIVE_URL).flatMap(URL.init(string:)) ?? url
+            return .success(transfer.outcome(effectiveURL: effective, metrics: metrics(of: easy, transfer: transfer)))
+        }
+        // A callback stopped the transfer on purpose: its reason beats curl's generic code.
+        if let reason = transfer.abortReason { return .failure(reason) }
+
+        let curlCode = Int(code.rawValue)
+        let message = transfer.curlErrorMessage ?? String(cString: curl_easy_strerror(code))
+        func error(_ kind: HTTPClientError.Code, timeout: HTTPClientError.Timeout? = nil, detail: String? = nil)
+            -> Result<TransferOutcome, HTTPClientError>
+        {
+            .failure(HTTPClientError(kind, url: url, curlCode: curlCode, curlMessage: message, timeout: timeout, detail: detail))
+        }
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            if easy.offset(CURLINFO_CONNECT_TIME_T) == 0 && transfer.status == 0 {
+                return error(.timedOut, timeout: .connect)
+            }
+            return error(.timedOut, timeout: message.contains("too slow") ? .stall : .total)
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
+            return error(.cannotConnect)
+        case CURLE_TOO_MANY_REDIRECTS:
+            return error(.tooManyRedirects, detail: "limit \(transfer.settings.maximumRedirects)")
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            let target = easy.string(CURLINFO_REDIRECT_URL) ?? easy.string(CURLINFO_EFFECTIVE_URL)
+            return error(.unsupportedScheme, detail: target.map { "refused \($0)" })
+        case CURLE_URL_MALFORMAT:
+            return error(.invalidURL)
+        case CURLE_FILESIZE_EXCEEDED:
+            return .failure(HTTPClientError(
+                .bodyTooLarge, url: url, curlCode: curlCode, curlMessage: message,
+                detail: "\(transfer.settings.maximumBodySize) bytes"))
+        case CURLE_PARTIAL_FILE:
+            return error(.truncatedBody)
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            // Data already received means the body was cut short, not that nothing came.
+            return error(transfer.status != 0 ? .truncatedBody : .connectionLost)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            return error(.tls)
+        case CURLE_ABORTED_BY_CALLBACK:
+            return error(.cancelled)
+        default:
+            return error(.curl)
+        }
+    }
+
+    static func metrics(of easy: EasyHandle, transfer: Transfer) -> HTTPMetrics {
+        let version: String
+        switch easy.long(CURLINFO_HTTP_VERSION) {
+        case Int(CURL_HTTP_VERSION_1_0): version = "1.0"
+        case Int(CURL_HTTP_VERSION_2_0): version = "2"
+        case Int(CURL_HTTP_VERSION_3): version = "3"
+        default: version = "1.1"
+        }
+        return HTTPMetrics(
+            nameLookup: easy.duration(CURLINFO_NAMELOOKUP_TIME_T),
+            connect: easy.duration(CURLINFO_CONNECT_TIME_T),
+            tlsHandshake: easy.duration(CURLINFO_APPCONNECT_TIME_T),
+            timeToFirstByte: easy.duration(CURLINFO_STARTTRANSFER_TIME_T),
+            total: easy.duration(CURLINFO_TOTAL_TIME_T),
+            bytesReceived: transfer.byteCount,
+            httpVersion: version,
+            reusedConnection: easy.long(CURLINFO_NUM_CONNECTS) == 0,
+            redirectCount: easy.long(CURLINFO_REDIRECT_COUNT))
+    }
+
+    static func logMetadata(_ metrics: HTTPMetrics) -> Logger.Metadata {
+        [
+            "dns": "\(metrics.nameLookup)", "connect": "\(metrics.connect)", "tls": "\(metrics.tlsHandshake)",
+            "ttfb": "\(metrics.timeToFirstByte)", "total": "\(metrics.total)", "bytes": "\(metrics.bytesReceived)",
+            "http": "\(metrics.httpVersion)", "reused": "\(metrics.reusedConnection)",
+        ]
+    }
+}

@@ -1,0 +1,84 @@
+internal import CCurl
+import Foundation
+
+/// Sets every option of one transfer on a freshly reset easy handle.
+enum EasyHandleConfigurator {
+    /// Only these protocols, on the first request and on every redirect.
+    static let allowedProtocols = "http,https"
+
+    /// Returns an error when the request cannot be expressed (bad URL or header).
+    static func configure(_ easy: EasyHandle, for transfer: Transfer) -> HTTPClientError? {
+        let request = transfer.request
+        let settings = transfer.settings
+        guard easy.set(CURLOPT_URL, request.url.absoluteString) else {
+            return HTTPClientError(.invalidURL, url: request.url)
+        }
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        easy.set(CURLOPT_NOSIGNAL, 1)
+        easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(transfer.errorBuffer))
+        easy.set(CURLOPT_WRITEFUNCTION, callback: transferWriteCallback)
+        easy.set(CURLOPT_WRITEDATA, pointer: context)
+        easy.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
+        easy.set(CURLOPT_HEADERDATA, pointer: context)
+
+        // Scheme allow-list, also for redirects: a 302 to file:///etc/passwd must fail.
+        _ = easy.set(CURLOPT_PROTOCOLS_STR, allowedProtocols)
+        _ = easy.set(CURLOPT_REDIR_PROTOCOLS_STR, allowedProtocols)
+        easy.set(CURLOPT_FOLLOWLOCATION, settings.maximumRedirects > 0 ? 1 : 0)
+        easy.set(CURLOPT_MAXREDIRS, settings.maximumRedirects)
+
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(settings.timeouts.connect))
+        easy.set(CURLOPT_TIMEOUT_MS, milliseconds(settings.timeouts.total))
+        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(settings.timeouts.stall.components.seconds)))
+        easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(settings.maximumBodySize))
+        easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        easy.set(CURLOPT_HTTP_VERSION, Int(settings.preferHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
+        if settings.acceptEncoding {
+            // "" = every encoding this libcurl was built with (gzip, deflate, br, zstd).
+            _ = easy.set(CURLOPT_ACCEPT_ENCODING, "")
+        }
+        _ = easy.set(CURLOPT_USERAGENT, settings.userAgent)
+
+        switch request.method {
+        case .get:
+            easy.set(CURLOPT_HTTPGET, 1)
+        case .head:
+            easy.set(CURLOPT_NOBODY, 1)
+        default:
+            _ = easy.set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+        }
+        if let body = request.body {
+            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+            // COPYPOSTFIELDS: curl keeps its own copy, so `body` need not outlive this call.
+            let copied = body.withUnsafeBytes { bytes -> Bool in
+                pf_easy_setopt_pointer(easy.raw, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress)) == CURLE_OK
+            }
+            if !copied { return HTTPClientError(.curl, url: request.url, detail: "cannot attach the request body") }
+        }
+
+        var list: UnsafeMutablePointer<curl_slist>?
+        for field in request.headers {
+            guard !field.name.contains(where: { $0 == ":" || $0.isNewline }),
+                !field.value.contains(where: \.isNewline)
+            else {
+                if let list { curl_slist_free_all(list) }
+                return HTTPClientError(.invalidURL, url: request.url, detail: "header \(field.name) is malformed")
+            }
+            guard let appended = curl_slist_append(list, "\(field.name): \(field.value)") else { continue }
+            list = appended
+        }
+        // Disable curl's automatic `Expect: 100-continue` for bodies.
+        if request.body != nil, request.headers["Expect"] == nil, let appended = curl_slist_append(list, "Expect:") {
+            list = appended
+        }
+        transfer.headerList = list
+        easy.set(CURLOPT_HTTPHEADER, list: list)
+        return nil
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}

@@ -1,0 +1,188 @@
+internal import CCurl
+import Foundation
+import Synchronization
+
+/// Settings a transfer runs with: the request's overrides merged over the client's.
+struct TransferSettings: Sendable {
+    var timeouts: HTTPTimeouts
+    var maximumBodySize: Int
+    var maximumRedirects: Int
+    var acceptEncoding: Bool
+    var userAgent: String
+    var preferHTTP2: Bool
+}
+
+/// Where a transfer's body goes.
+enum BodySink {
+    case memory
+    /// An open file descriptor of a temporary file the transfer owns until it finishes.
+    case file(descriptor: Int32, url: URL)
+}
+
+/// What a finished transfer hands back to the client.
+struct TransferOutcome: Sendable {
+    var status: Int
+    var headers: HTTPHeaders
+    var effectiveURL: URL
+    var body: Data
+    var fileURL: URL?
+    var byteCount: Int
+    var metrics: HTTPMetrics
+}
+
+/// One request in flight. Everything but `cancelFlag` is touched only on the engine's
+/// thread once submitted (the inbox's lock orders the hand-over), hence `@unchecked`.
+final class Transfer: @unchecked Sendable {
+    typealias Completion = CheckedContinuation<Result<TransferOutcome, HTTPClientError>, Never>
+
+    let id: UInt64
+    let request: HTTPRequest
+    let settings: TransferSettings
+    let host: String
+    let sink: BodySink
+    private let cancelFlag = Atomic<Bool>(false)
+
+    // MARK: Engine-thread state
+    var completion: Completion?
+    var easy: EasyHandle?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    private(set) var status = 0
+    private(set) var headers = HTTPHeaders()
+    private(set) var body = Data()
+    private(set) var byteCount = 0
+    /// Set when a callback aborted the transfer on purpose; explains the curl error.
+    private(set) var abortReason: HTTPClientError?
+
+    init(id: UInt64, request: HTTPRequest, settings: TransferSettings, sink: BodySink) {
+        self.id = id
+        self.request = request
+        self.settings = settings
+        self.sink = sink
+        self.host = request.url.host.map { "\(request.url.scheme ?? "")://\($0):\(request.url.port ?? 0)" } ?? ""
+        self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        self.errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        if let headerList { curl_slist_free_all(headerList) }
+        errorBuffer.deallocate()
+    }
+
+    var isCancelled: Bool { cancelFlag.load(ordering: .acquiring) }
+
+    func markCancelled() {
+        cancelFlag.store(true, ordering: .releasing)
+    }
+
+    var curlErrorMessage: String? {
+        let message = String(cString: errorBuffer)
+        return message.isEmpty ? nil : message
+    }
+
+    // MARK: Callbacks (engine thread, inside curl_multi_perform)
+
+    /// One header line. A status line starts a new response (redirects, `100 Continue`),
+    /// so the headers collected so far are dropped.
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let line = String(bytes: bytes, encoding: .utf8) ?? String(bytes: bytes, encoding: .isoLatin1) else {
+            return true
+        }
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("HTTP/") {
+            headers = HTTPHeaders()
+            let parts = trimmed.split(separator: " ", maxSplits: 2)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            return true
+        }
+        guard let colon = trimmed.firstIndex(of: ":") else { return true }
+        let name = String(trimmed[..<colon]).trimmingCharacters(in: .whitespaces)
+        let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        headers.add(name: name, value: value)
+        // Refuse a declared body over the limit before a byte of it arrives. Redirect
+        // responses' bodies are skipped by curl, so only judge a final (non-3xx) status.
+        if name.caseInsensitiveEquals("Content-Length"), !(300..<400).contains(status),
+            let length = Int(value), length > settings.maximumBodySize
+        {
+            abortReason = bodyTooLarge()
+            return false
+        }
+        return true
+    }
+
+    /// A chunk of the body. Returning fewer bytes than given makes curl abort.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if isCancelled {
+            abortReason = HTTPClientError(.cancelled, url: request.url)
+            return 0
+        }
+        guard byteCount + bytes.count <= settings.maximumBodySize else {
+            abortReason = bodyTooLarge()
+            return 0
+        }
+        switch sink {
+        case .memory:
+            if body.isEmpty, let expected = headers["Content-Length"].flatMap(Int.init), expected > 0 {
+                body.reserveCapacity(expected)
+            }
+            body.append(bytes.assumingMemoryBound(to: UInt8.self))
+        case .file(let descriptor, _):
+            var offset = 0
+            while offset < bytes.count, let base = bytes.baseAddress {
+                let written = write(descriptor, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    abortReason = HTTPClientError(
+                        .fileSystem, url: request.url, detail: String(cString: strerror(errno)))
+                    return 0
+                }
+                offset += written
+            }
+        }
+        byteCount += bytes.count
+        return bytes.count
+    }
+
+    private func bodyTooLarge() -> HTTPClientError {
+        HTTPClientError(.bodyTooLarge, url: request.url, detail: "\(settings.maximumBodySize) bytes")
+    }
+
+    // MARK: Completion
+
+    /// Resumes the caller exactly once; later calls do nothing.
+    func finish(_ result: Result<TransferOutcome, HTTPClientError>) {
+        if case .file(let descriptor, let url) = sink {
+            close(descriptor)
+            if case .failure = result { unlink(url.path) }
+        }
+        let completion = self.completion
+        self.completion = nil
+        completion?.resume(returning: result)
+    }
+
+    func outcome(effectiveURL: URL, metrics: HTTPMetrics) -> TransferOutcome {
+        var fileURL: URL?
+        if case .file(_, let url) = sink { fileURL = url }
+        return TransferOutcome(
+            status: status, headers: headers, effectiveURL: effectiveURL, body: body, fileURL: fileURL,
+            byteCount: byteCount, metrics: metrics)
+    }
+}
+
+// MARK: - C callbacks
+
+/// `CURLOPT_WRITEFUNCTION`: the context is the unretained `Transfer` (the engine keeps it
+/// alive while it is in the multi handle).
+let transferWriteCallback: pf_curl_data_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+/// `CURLOPT_HEADERFUNCTION`: one complete header line per call.
+let transferHeaderCallback: pf_curl_data_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// A complete response held in memory.
+public struct HTTPResponse: Sendable {
+    /// The URL that was requested.
+    public var requestURL: URL
+    /// The URL that answered, after redirects.
+    public var url: URL
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: Data
+    public var metrics: HTTPMetrics
+
+    public init(requestURL: URL, url: URL, status: Int, headers: HTTPHeaders, body: Data, metrics: HTTPMetrics) {
+        self.requestURL = requestURL
+        self.url = url
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.metrics = metrics
+    }
+
+    /// `2xx`.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+    /// `304 Not Modified`: the cached copy is still good. A result, not an error.
+    public var isNotModified: Bool { status == 304 }
+
+    /// Returns `self` for `2xx` and `304`, and throws ``HTTPClientError`` with code
+    /// `.httpStatus` otherwise.
+    @discardableResult
+    public func requireSuccess() throws(HTTPClientError) -> HTTPResponse {
+        guard isSuccess || isNotModified else {
+            throw HTTPClientError.status(status, url: requestURL, body: body)
+        }
+        return self
+    }
+}
+
+/// A response whose body was streamed to a file instead of memory.
+///
+/// The caller owns ``fileURL`` and must move it into place or delete it.
+public struct HTTPDownload: Sendable {
+    public var requestURL: URL
+    public var url: URL
+    public var status: Int
+    public var headers: HTTPHeaders
+    /// The body, in a temporary file inside the folder passed to `download`. Empty for `304`.
+    public var fileURL: URL
+    public var byteCount: Int
+    public var metrics: HTTPMetrics
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+    public var isNotModified: Bool { status == 304 }
+}
+
+/// What one transfer cost, read from curl after it finished.
+public struct HTTPMetrics: Sendable, Hashable {
+    public var nameLookup: Duration
+    public var connect: Duration
+    /// TLS handshake done (zero for plain HTTP).
+    public var tlsHandshake: Duration
+    public var timeToFirstByte: Duration
+    public var total: Duration
+    public var bytesReceived: Int
+    /// "1.1", "2", "3" or "1.0".
+    public var httpVersion: String
+    /// `true` when no new connection was opened for this transfer.
+    public var reusedConnection: Bool
+    public var redirectCount: Int
+    /// 1 for the first try; higher when the client retried.
+    public var attempt: Int
+
+    public init(
+        nameLookup: Duration = .zero, connect: Duration = .zero, tlsHandshake: Duration = .zero,
+        timeToFirstByte: Duration = .zero, total: Duration = .zero, bytesReceived: Int = 0,
+        httpVersion: String = "1.1", reusedConnection: Bool = false, redirectCount: Int = 0, attempt: Int = 1
+    ) {
+        self.nameLookup = nameLookup
+        self.connect = connect
+        self.tlsHandshake = tlsHandshake
+        self.timeToFirstByte = timeToFirstByte
+        self.total = total
+        self.bytesReceived = bytesReceived
+        self.httpVersion = httpVersion
+        self.reusedConnection = reusedConnection
+        self.redirectCount = redirectCount
+        self.attempt = attempt
+    }
+}
