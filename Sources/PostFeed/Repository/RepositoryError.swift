@@ -1,0 +1,54 @@
+import Foundation
+import PostFeedHTTP
+
+/// Why the repository could not return a page or a post. Each message names the URL or the
+/// page and says what to do.
+public struct RepositoryError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        fileprivate enum Base: String, Sendable, Hashable {
+            case network, httpStatus, pageOutOfRange, decoding, notCached, notFound, badConfiguration
+        }
+        fileprivate let base: Base
+        /// The transfer failed and no cached copy could stand in; see ``RepositoryError/underlying``.
+        public static let network = Code(base: .network)
+        /// The backend answered with an error status.
+        public static let httpStatus = Code(base: .httpStatus)
+        /// The page is before the first or past the last.
+        public static let pageOutOfRange = Code(base: .pageOutOfRange)
+        /// The body is not what the backend description says (missing or mistyped field, bad JSON).
+        public static let decoding = Code(base: .decoding)
+        /// Offline (`cacheOnly`) and the page or post is not cached.
+        public static let notCached = Code(base: .notCached)
+        /// The post does not exist.
+        public static let notFound = Code(base: .notFound)
+        /// The backend description cannot express the request.
+        public static let badConfiguration = Code(base: .badConfiguration)
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    /// The URL involved, when there was one.
+    public let url: URL?
+    /// The page involved, when there was one.
+    public let page: PageKey?
+    /// One sentence: what failed.
+    public let message: String
+    /// The HTTP error underneath, for `.network` and `.httpStatus`.
+    public let underlying: HTTPClientError?
+
+    public init(_ code: Code, url: URL?, page: PageKey?, message: String, underlying: HTTPClientError? = nil) {
+        self.code = code
+        self.url = url
+        self.page = page
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if let page { parts.append(page.description) }
+        if let url { parts.append(url.absoluteString) }
+        let context = parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
+        return "\(message)\(context)"
+    }
+}
