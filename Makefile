@@ -1,0 +1,43 @@
+# PostFeed — two commands on a fresh Debian machine:
+#   make run    build, then show posts from the built-in fixture backend
+#   make test   build and run every test suite
+# Both install what the build needs (libcurl4-openssl-dev; nginx for the HTTP tests)
+# when it is missing, with sudo when not root.
+
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+POSTFEED := .build/debug/postfeed
+
+.PHONY: run test build deps test-deps bench fixtures clean
+
+deps:
+	@if ! dpkg -s libcurl4-openssl-dev >/dev/null 2>&1; then \
+		echo "make: installing libcurl4-openssl-dev"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcurl4-openssl-dev; \
+	fi
+
+test-deps: deps
+	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then \
+		echo "make: installing nginx-light (the HTTP tests start it on a loopback port)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; \
+	fi
+
+build: deps
+	$(SWIFT) build --product postfeed
+
+run: build
+	$(POSTFEED) list --mode infinite --pages 2
+	$(POSTFEED) page 3
+
+test: test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel --num-workers 2
+
+bench: deps test-deps
+	bash scripts/bench.sh
+
+fixtures:
+	python3 scripts/make_fixtures.py
+
+clean:
+	rm -rf .build
