@@ -31,7 +31,7 @@ run: build
 
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --num-workers 2
+	$(SWIFT) test --skip-build
 
 bench: deps test-deps
 	bash scripts/bench.sh
