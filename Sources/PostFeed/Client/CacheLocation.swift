@@ -1,0 +1,66 @@
+import Foundation
+
+/// The cache root and the folders under it (DESIGN.md, "On disk").
+///
+/// ```
+/// <root>/ImageCache/   disk image cache
+/// <root>/PageCache/    cached page responses
+/// <root>/State/        one list-state file per mode
+/// ```
+public struct CacheLocation: Sendable, Hashable {
+    /// Why this root was chosen, for `postfeed cache stats` and error messages.
+    public enum Source: String, Sendable, Hashable {
+        case option = "--cache-dir"
+        case environment = "$POSTFEED_CACHE_DIR"
+        case workingDirectory = "./Cache"
+        case platform = "platform Caches directory"
+    }
+
+    public var root: URL
+    public var source: Source
+
+    public init(root: URL, source: Source = .option) {
+        self.root = root.standardizedFileURL
+        self.source = source
+    }
+
+    public var imageCache: URL { root.appendingPathComponent("ImageCache", isDirectory: true) }
+    public var pageCache: URL { root.appendingPathComponent("PageCache", isDirectory: true) }
+    public var state: URL { root.appendingPathComponent("State", isDirectory: true) }
+
+    /// The first that applies: `explicit` (`--cache-dir`), `$POSTFEED_CACHE_DIR`, `./Cache`
+    /// when the working directory has a `Cache/` folder, else `$XDG_CACHE_HOME/postfeed`,
+    /// else `~/.cache/postfeed`.
+    public static func resolve(
+        explicit: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    ) -> CacheLocation {
+        if let explicit, !explicit.isEmpty {
+            return CacheLocation(root: absolute(explicit, from: workingDirectory), source: .option)
+        }
+        if let path = environment["POSTFEED_CACHE_DIR"], !path.isEmpty {
+            return CacheLocation(root: absolute(path, from: workingDirectory), source: .environment)
+        }
+        let local = workingDirectory.appendingPathComponent("Cache", isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: local.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return CacheLocation(root: local, source: .workingDirectory)
+        }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return CacheLocation(root: URL(fileURLWithPath: xdg).appendingPathComponent("postfeed"), source: .platform)
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return CacheLocation(
+            root: home.appendingPathComponent(".cache", isDirectory: true).appendingPathComponent("postfeed"),
+            source: .platform)
+    }
+
+    private static func absolute(_ path: String, from base: URL) -> URL {
+        let expanded = (path as NSString).expandingTildeInPath
+        return expanded.hasPrefix("/")
+            ? URL(fileURLWithPath: expanded, isDirectory: true)
+            : base.appendingPathComponent(expanded, isDirectory: true)
+    }
+}
