@@ -1,0 +1,21 @@
+import Foundation
+
+/// How a feed orders the posts of each page it loads.
+public enum FeedOrdering: String, Sendable, Hashable, Codable, CaseIterable {
+    /// As the backend sent them.
+    case backend
+    /// Most popular first, within each page (posts already on screen never move).
+    case popularity
+}
+
+extension BackendDescription {
+    /// The absolute URL of a post's image: `imageUrl` may be absolute or relative to the
+    /// backend's base URL. `nil` when the post has no image or the text is not a URL.
+    public func imageURL(for post: Post) -> URL? {
+        guard let text = post.imageURL?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
+            let url = URL(string: text, relativeTo: baseURL)?.absoluteURL,
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        return url
+    }
+}

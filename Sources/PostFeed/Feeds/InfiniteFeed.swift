@@ -1,0 +1,387 @@
+import Foundation
+import Logging
+import PostFeedHTTP
+
+/// Infinite scroll: pages are appended as the reader nears the end.
+///
+/// - ``loadMoreIfNeeded(visibleIndex:)`` loads the next page when the reader is within
+///   ``Configuration/prefetchThreshold`` items of the end (default 5).
+/// - **Single-flight**: concurrent calls join the one load in flight; a page is never
+///   fetched twice.
+/// - **Dedup by post id**: a page that overlaps posts already loaded (items inserted
+///   upstream shift offsets) is trimmed of them, so the list has neither duplicates nor gaps.
+/// - **Window**: with ``Configuration/maximumResidentPages`` set, only that many pages keep
+///   their posts in memory; the others keep their key and ids and come back from the page
+///   cache when the reader scrolls back, so memory stays bounded however far one scrolls.
+/// - **Refresh** goes back to page 1 from the network; if it fails, the old content stays.
+///
+/// Indices are global: index 0 is the first post loaded, whatever the window holds.
+public actor InfiniteFeed {
+    public struct Configuration: Sendable {
+        /// Load more when the visible index is this close to the end. Default 5.
+        public var prefetchThreshold: Int
+        /// Pages whose posts stay in memory; `nil` keeps all.
+        public var maximumResidentPages: Int?
+        public var ordering: FeedOrdering
+        /// Hide posts shown in an earlier run (``hiddenPostIDs``); this run's stay.
+        public var unseenOnly: Bool
+        /// Images of the next posts to prefetch after each load. Default 10; 0 disables.
+        public var imagePrefetchCount: Int
+        /// Warm the page cache with the following page after each load. Default on.
+        public var prefetchNextPage: Bool
+
+        public init(
+            prefetchThreshold: Int = 5, maximumResidentPages: Int? = nil, ordering: FeedOrdering = .backend,
+            unseenOnly: Bool = false, imagePrefetchCount: Int = 10, prefetchNextPage: Bool = true
+        ) {
+            self.prefetchThreshold = max(0, prefetchThreshold)
+            self.maximumResidentPages = maximumResidentPages.map { max(1, $0) }
+            self.ordering = ordering
+            self.unseenOnly = unseenOnly
+            self.imagePrefetchCount = max(0, imagePrefetchCount)
+            self.prefetchNextPage = prefetchNextPage
+        }
+    }
+
+    /// One loaded page: its key and post ids always, its posts while resident.
+    public struct Segment: Sendable, Equatable {
+        public var key: PageKey
+        public var postIDs: [Int]
+        var posts: [Post]?
+        public var isResident: Bool { posts != nil }
+
+        public init(key: PageKey, postIDs: [Int]) {
+            self.key = key
+            self.postIDs = postIDs
+            self.posts = nil
+        }
+    }
+
+    /// What list state needs to put the feed back: pages, the next key, the total.
+    public struct Snapshot: Sendable, Equatable {
+        public var segments: [Segment]
+        /// `nil` at the end of the list.
+        public var nextKey: PageKey?
+        public var totalCount: Int?
+
+        public init(segments: [Segment], nextKey: PageKey?, totalCount: Int?) {
+            self.segments = segments
+            self.nextKey = nextKey
+            self.totalCount = totalCount
+        }
+
+        public var postIDs: [Int] { segments.flatMap(\.postIDs) }
+    }
+
+    public nonisolated let repository: any PostRepository
+    private let images: ImagePipeline?
+    public nonisolated let configuration: Configuration
+    private let logger: Logger
+
+    private var segments: [Segment] = []
+    private var knownIDs: Set<Int> = []
+    /// `nil` = end reached.
+    private var nextKey: PageKey?
+    public private(set) var totalCount: Int?
+    /// Posts shown in earlier runs, hidden when ``Configuration/unseenOnly`` is set.
+    public private(set) var hiddenPostIDs: Set<Int> = []
+    /// Times a page overlapped posts already loaded (offset drift upstream).
+    public private(set) var driftEvents = 0
+    /// A page came from the cache after a network failure.
+    public private(set) var isShowingStaleContent = false
+    /// Why the background catalog load stopped, if it failed.
+    public private(set) var backgroundError: RepositoryError?
+    private var focusIndex = 0
+    private var loadTask: Task<Int, any Error>?
+    private var backgroundTask: Task<Void, Never>?
+    /// The next page being warmed in the page cache, and its key.
+    private var pagePrefetch: (key: PageKey, task: Task<Void, Never>)?
+
+    public init(
+        repository: any PostRepository, images: ImagePipeline? = nil, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "postfeed.infinite")
+    ) {
+        self.repository = repository
+        self.images = images
+        self.configuration = configuration
+        self.logger = logger
+        self.nextKey = repository.firstPageKey
+    }
+
+    // MARK: Reading
+
+    /// Posts loaded so far (resident or not).
+    public var count: Int { segments.reduce(0) { $0 + $1.postIDs.count } }
+    public var hasMore: Bool { nextKey != nil }
+    public var isLoadingMore: Bool { loadTask != nil }
+    public var isBackgroundLoading: Bool { backgroundTask != nil }
+    /// Every loaded post id, in order.
+    public var loadedPostIDs: [Int] { segments.flatMap(\.postIDs) }
+    /// Pages whose posts are in memory now.
+    public var residentPageCount: Int { segments.filter(\.isResident).count }
+
+    /// Resident posts, in order (all posts when there is no window).
+    public var posts: [Post] { segments.flatMap { $0.posts ?? [] } }
+
+    /// The post at global `index` if its page is resident.
+    public func post(at index: Int) -> Post? {
+        guard let (segment, offset) = locate(index), let posts = segments[segment].posts else { return nil }
+        let id = segments[segment].postIDs[offset]
+        return posts.first { $0.id == id }
+    }
+
+    /// The posts at global indices `range` (clamped), reloading dropped pages from the
+    /// page cache (the network only when the cache lost them).
+    public func posts(in range: Range<Int>) async throws(RepositoryError) -> [Post] {
+        let clamped = range.clamped(to: 0..<count)
+        guard !clamped.isEmpty else { return [] }
+        focusIndex = clamped.lowerBound
+        var result: [Post] = []
+        var index = clamped.lowerBound
+        while index < clamped.upperBound {
+            guard let (segment, offset) = locate(index) else { break }
+            try await makeResident(segment)
+            let ids = segments[segment].postIDs
+            let byID = Dictionary((segments[segment].posts ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let end = min(ids.count, offset + (clamped.upperBound - index))
+            result += ids[offset..<end].compactMap { byID[$0] }
+            index += end - offset
+        }
+        evictIfNeeded()
+        return result
+    }
+
+    /// The global index of post `id`, if loaded.
+    public func index(ofPostID id: Int) -> Int? {
+        var base = 0
+        for segment in segments {
+            if let offset = segment.postIDs.firstIndex(of: id) { return base + offset }
+            base += segment.postIDs.count
+        }
+        return nil
+    }
+
+    public func snapshot() -> Snapshot {
+        Snapshot(segments: segments.map { Segment(key: $0.key, postIDs: $0.postIDs) }, nextKey: nextKey, totalCount: totalCount)
+    }
+
+    // MARK: Loading
+
+    /// Loads the next page when `visibleIndex` is within the threshold of the end.
+    /// Returns whether posts were added.
+    @discardableResult
+    public func loadMoreIfNeeded(visibleIndex: Int) async throws(RepositoryError) -> Bool {
+        focusIndex = max(0, visibleIndex)
+        guard hasMore, visibleIndex >= count - configuration.prefetchThreshold - 1 else { return false }
+        return try await loadMore() > 0
+    }
+
+    /// Loads the next page, joining the load in flight if there is one. Returns the number
+    /// of posts added (0 at the end). With ``Configuration/unseenOnly`` pages that hold only
+    /// hidden posts are skipped.
+    @discardableResult
+    public func loadMore(priority: HTTPPriority = .high) async throws(RepositoryError) -> Int {
+        if let loadTask { return try await Self.value(of: loadTask) }
+        guard hasMore else { return 0 }
+        let task = Task { try await self.performLoadMore(priority: priority) }
+        loadTask = task
+        defer { loadTask = nil }
+        return try await Self.value(of: task)
+    }
+
+    /// Back to page 1 from the network, page cache invalidated, background load cancelled.
+    /// When it fails, the old content stays and the error is thrown; call again to retry.
+    public func refresh() async throws(RepositoryError) {
+        cancelBackgroundCatalogLoad()
+        if let loadTask { _ = try? await loadTask.value }
+        let first = try await repository.page(repository.firstPageKey, cachePolicy: .reload, priority: .high)
+        // Only now that page 1 arrived is the old list dropped.
+        await repository.invalidateCachedPages()
+        segments = []
+        knownIDs = []
+        nextKey = first.nextKey
+        totalCount = first.totalCount ?? totalCount
+        isShowingStaleContent = first.isStale
+        append(first)
+        if configuration.unseenOnly, count == 0, hasMore { _ = try await loadMore() }
+        schedulePrefetch()
+    }
+
+    /// Replaces the feed with saved pages; their posts are read lazily through
+    /// ``posts(in:)`` (page cache first).
+    public func restore(_ snapshot: Snapshot, hiddenPostIDs: Set<Int> = []) {
+        segments = snapshot.segments.map { Segment(key: $0.key, postIDs: $0.postIDs) }
+        knownIDs = Set(segments.flatMap(\.postIDs))
+        nextKey = snapshot.nextKey
+        totalCount = snapshot.totalCount
+        self.hiddenPostIDs = hiddenPostIDs
+    }
+
+    /// Posts shown in earlier runs, to hide with ``Configuration/unseenOnly``.
+    public func setHiddenPostIDs(_ ids: Set<Int>) {
+        hiddenPostIDs = ids
+    }
+
+    // MARK: Background catalog load
+
+    /// Loads the remaining pages silently, `batchSize` at a time at low priority. Stops at
+    /// the end, on cancellation, or on the first error (kept in ``backgroundError``) without
+    /// disturbing what is loaded.
+    public func startBackgroundCatalogLoad(batchSize: Int = 3) {
+        guard backgroundTask == nil, hasMore else { return }
+        backgroundError = nil
+        backgroundTask = Task {
+            await self.runBackgroundLoad(batchSize: max(1, batchSize))
+        }
+    }
+
+    public func cancelBackgroundCatalogLoad() {
+        backgroundTask?.cancel()
+        backgroundTask = nil
+    }
+
+    /// Waits for the background catalog load to end (for tests and the CLI's exit).
+    public func waitForBackgroundCatalogLoad() async {
+        await backgroundTask?.value
+    }
+
+    /// Stops every background activity (prefetches, catalog load).
+    public func cancelBackgroundWork() async {
+        cancelBackgroundCatalogLoad()
+        pagePrefetch?.task.cancel()
+        pagePrefetch = nil
+        await images?.cancelPrefetching()
+    }
+
+    private func runBackgroundLoad(batchSize: Int) async {
+        defer { backgroundTask = nil }
+        while hasMore, !Task.isCancelled {
+            for _ in 0..<batchSize where hasMore && !Task.isCancelled {
+                do {
+                    _ = try await loadMore(priority: .low)
+                } catch {
+                    backgroundError = error
+                    logger.info("background catalog load stopped", metadata: ["error": "\(error)"])
+                    return
+                }
+            }
+            await Task.yield()
+        }
+    }
+
+    // MARK: Internals
+
+    private func performLoadMore(priority: HTTPPriority) async throws(RepositoryError) -> Int {
+        var added = 0
+        // Skipping pages of hidden posts is bounded so a fully-seen catalog ends quickly.
+        var pagesTried = 0
+        while added == 0, let key = nextKey, pagesTried < 50 {
+            if Task.isCancelled { throw RepositoryError(.network, url: nil, page: key, message: "loading was cancelled") }
+            if let prefetch = pagePrefetch, prefetch.key == key {
+                // Single flight across prefetch and load: the page lands in the cache once.
+                await prefetch.task.value
+                pagePrefetch = nil
+            }
+            let page = try await repository.page(key, cachePolicy: .useCache, priority: priority)
+            pagesTried += 1
+            nextKey = page.nextKey
+            if let total = page.totalCount { totalCount = total }
+            if page.isStale { isShowingStaleContent = true }
+            added += append(page)
+        }
+        evictIfNeeded()
+        schedulePrefetch()
+        return added
+    }
+
+    /// Appends a page minus posts already loaded (and hidden ones); returns how many were added.
+    @discardableResult
+    private func append(_ page: Page) -> Int {
+        var fresh = page.posts.filter { !knownIDs.contains($0.id) }
+        if fresh.count < page.posts.count {
+            driftEvents += 1
+            logger.debug("page overlaps loaded posts; skipped duplicates", metadata: [
+                "page": "\(page.key)", "duplicates": "\(page.posts.count - fresh.count)",
+            ])
+        }
+        if configuration.unseenOnly { fresh.removeAll { hiddenPostIDs.contains($0.id) } }
+        if configuration.ordering == .popularity {
+            fresh = fresh.enumerated().sorted { lhs, rhs in
+                let (l, r) = (lhs.element.popularity ?? 0, rhs.element.popularity ?? 0)
+                return l != r ? l > r : lhs.offset < rhs.offset
+            }.map(\.element)
+        }
+        var segment = Segment(key: page.key, postIDs: fresh.map(\.id))
+        segment.posts = fresh
+        segments.append(segment)
+        knownIDs.formUnion(segment.postIDs)
+        return fresh.count
+    }
+
+    private func locate(_ index: Int) -> (segment: Int, offset: Int)? {
+        guard index >= 0 else { return nil }
+        var base = 0
+        for (position, segment) in segments.enumerated() {
+            if index < base + segment.postIDs.count { return (position, index - base) }
+            base += segment.postIDs.count
+        }
+        return nil
+    }
+
+    private func makeResident(_ position: Int) async throws(RepositoryError) {
+        guard segments[position].posts == nil else { return }
+        let key = segments[position].key
+        let page: Page
+        do {
+            page = try await repository.page(key, cachePolicy: .cacheOnly, priority: .high)
+        } catch where error.code == .notCached {
+            page = try await repository.page(key, cachePolicy: .useCache, priority: .high)
+        }
+        if page.isStale { isShowingStaleContent = true }
+        // Keep the ids recorded when the page was first loaded; posts deleted since are skipped.
+        let wanted = Set(segments[position].postIDs)
+        segments[position].posts = page.posts.filter { wanted.contains($0.id) }
+    }
+
+    /// Drops the posts of the resident pages farthest from the reader's focus.
+    private func evictIfNeeded() {
+        guard let limit = configuration.maximumResidentPages else { return }
+        var resident = segments.indices.filter { segments[$0].isResident }
+        guard resident.count > limit else { return }
+        let focus = locate(focusIndex)?.segment ?? segments.count - 1
+        resident.sort { abs($0 - focus) > abs($1 - focus) }
+        for position in resident.prefix(resident.count - limit) {
+            segments[position].posts = nil
+        }
+    }
+
+    /// Prefetches the images of the newest posts and warms the page cache with the next
+    /// page at low priority. A load that wants that page waits for the prefetch instead of
+    /// fetching it a second time.
+    private func schedulePrefetch() {
+        let upcoming = segments.last?.posts ?? []
+        let imageURLs = upcoming.prefix(configuration.imagePrefetchCount).compactMap { repository.backend.imageURL(for: $0) }
+        if let images, !imageURLs.isEmpty {
+            Task { await images.prefetch(imageURLs) }
+        }
+        guard configuration.prefetchNextPage, let nextKey else { return }
+        let repository = self.repository
+        pagePrefetch = (nextKey, Task { [logger] in
+            do {
+                _ = try await repository.page(nextKey, cachePolicy: .useCache, priority: .low)
+            } catch {
+                logger.debug("next-page prefetch failed", metadata: ["page": "\(nextKey)", "error": "\(error)"])
+            }
+        })
+    }
+
+    private static func value(of task: Task<Int, any Error>) async throws(RepositoryError) -> Int {
+        do {
+            return try await task.value
+        } catch let error as RepositoryError {
+            throw error
+        } catch {
+            throw RepositoryError(.network, url: nil, page: nil, message: "loading failed: \(error)")
+        }
+    }
+}

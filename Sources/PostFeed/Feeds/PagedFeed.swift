@@ -1,0 +1,202 @@
+import Foundation
+import Logging
+import PostFeedHTTP
+
+/// Numbered pagination: jump to page N, next, previous, first, last.
+///
+/// The current page stays visible while another loads (``posts`` changes only when the
+/// new page arrived); revisiting a page is served from the page cache; the neighbour page
+/// is prefetched at low priority. Backends addressed by cursor or `Link` cannot jump, so
+/// the feed walks from the first page and remembers every key it learns.
+///
+/// ```swift
+/// let feed = PagedFeed(repository: repository)
+/// try await feed.goTo(page: 3)
+/// print(feed.currentPage, feed.posts.count)
+/// ```
+public actor PagedFeed {
+    public struct Configuration: Sendable {
+        /// Prefetch the next page into the page cache after each load. Default on.
+        public var prefetchNeighbour: Bool
+        /// Prefetch the images of the current page at low priority. Default on.
+        public var prefetchImages: Bool
+
+        public init(prefetchNeighbour: Bool = true, prefetchImages: Bool = true) {
+            self.prefetchNeighbour = prefetchNeighbour
+            self.prefetchImages = prefetchImages
+        }
+    }
+
+    public nonisolated let repository: any PostRepository
+    private let images: ImagePipeline?
+    private let configuration: Configuration
+    private let logger: Logger
+
+    /// The page on screen (1-based); 0 before the first load.
+    public private(set) var currentPage = 0
+    /// The posts of ``currentPage``.
+    public private(set) var posts: [Post] = []
+    /// Pages in all, when the backend said or the end was reached.
+    public private(set) var totalPages: Int?
+    public private(set) var totalCount: Int?
+    /// The current page came from the cache after a network failure.
+    public private(set) var isStale = false
+    public private(set) var isLoading = false
+    /// Keys learnt so far, by page number (page 1 is always known).
+    private var keys: [Int: PageKey]
+    /// The neighbour page being warmed in the page cache, and its key.
+    private var pagePrefetch: (key: PageKey, task: Task<Void, Never>)?
+
+    public init(
+        repository: any PostRepository, images: ImagePipeline? = nil, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "postfeed.paged")
+    ) {
+        self.repository = repository
+        self.images = images
+        self.configuration = configuration
+        self.logger = logger
+        self.keys = [1: repository.firstPageKey]
+    }
+
+    public var hasNext: Bool { totalPages.map { currentPage < $0 } ?? true }
+    public var hasPrevious: Bool { currentPage > 1 }
+
+    // MARK: Navigation
+
+    /// Shows page `number`. Out of range (below 1, or past the last known page) throws
+    /// `.pageOutOfRange` and leaves the current page on screen.
+    @discardableResult
+    public func goTo(page number: Int, cachePolicy: PageCachePolicy = .useCache) async throws(RepositoryError) -> Page {
+        guard number >= 1 else {
+            throw RepositoryError(.pageOutOfRange, url: nil, page: .number(number), message: "page \(number) does not exist; pages start at 1")
+        }
+        if let totalPages, number > totalPages {
+            throw RepositoryError(
+                .pageOutOfRange, url: nil, page: .number(number),
+                message: "page \(number) is past the end (\(totalPages) page\(totalPages == 1 ? "" : "s")); try 1…\(totalPages)")
+        }
+        isLoading = true
+        defer { isLoading = false }
+        let page = try await fetch(number, cachePolicy: cachePolicy, priority: .high)
+        show(page, number: number)
+        prefetchAround(number)
+        return page
+    }
+
+    @discardableResult
+    public func next() async throws(RepositoryError) -> Page {
+        try await goTo(page: max(currentPage, 0) + 1)
+    }
+
+    @discardableResult
+    public func previous() async throws(RepositoryError) -> Page {
+        try await goTo(page: currentPage - 1)
+    }
+
+    @discardableResult
+    public func first() async throws(RepositoryError) -> Page {
+        try await goTo(page: 1)
+    }
+
+    /// The last page: directly when the total is known, else by walking to the end.
+    @discardableResult
+    public func last() async throws(RepositoryError) -> Page {
+        if totalPages == nil { _ = try await fetch(1, cachePolicy: .useCache, priority: .high) }
+        if let totalPages { return try await goTo(page: totalPages) }
+        var number = max(currentPage, 1)
+        while true {
+            let page = try await fetch(number, cachePolicy: .useCache, priority: .high)
+            if page.isLast {
+                show(page, number: number)
+                return page
+            }
+            number += 1
+        }
+    }
+
+    /// Reloads the current page from the network, replacing its cached copy.
+    @discardableResult
+    public func refresh() async throws(RepositoryError) -> Page {
+        try await goTo(page: max(currentPage, 1), cachePolicy: .reload)
+    }
+
+    /// Remembers a key learnt elsewhere (e.g. from saved state) for page `number`.
+    public func learn(key: PageKey, forPage number: Int) {
+        keys[number] = key
+    }
+
+    // MARK: Loading
+
+    /// Fetches page `number`, walking from the nearest known key for cursor/link styles.
+    private func fetch(_ number: Int, cachePolicy: PageCachePolicy, priority: HTTPPriority) async throws(RepositoryError) -> Page {
+        var known = keys.keys.filter { $0 <= number }.max() ?? 1
+        if let prefetch = pagePrefetch, prefetch.key == key(for: number) {
+            // The page is on its way into the cache: wait for it rather than fetch it twice.
+            await prefetch.task.value
+            pagePrefetch = nil
+        }
+        var page = try await repository.page(key(for: known), cachePolicy: cachePolicy, priority: priority)
+        learn(from: page, number: known)
+        while known < number {
+            guard let nextKey = page.nextKey else {
+                totalPages = known
+                throw RepositoryError(
+                    .pageOutOfRange, url: nil, page: .number(number),
+                    message: "page \(number) is past the end (\(known) page\(known == 1 ? "" : "s")); try 1…\(known)")
+            }
+            known += 1
+            // Pages walked through on the way are read through the cache like any other.
+            page = try await repository.page(nextKey, cachePolicy: known == number ? cachePolicy : .useCache, priority: priority)
+            learn(from: page, number: known)
+        }
+        return page
+    }
+
+    private func key(for number: Int) -> PageKey {
+        keys[number] ?? repository.pageKey(forPageNumber: number) ?? repository.firstPageKey
+    }
+
+    private func learn(from page: Page, number: Int) {
+        keys[number] = page.key
+        if let nextKey = page.nextKey { keys[number + 1] = nextKey }
+        if let total = page.totalCount { totalCount = total }
+        if let pages = page.totalPages {
+            totalPages = pages
+        } else if let total = page.totalCount {
+            totalPages = max(1, (total + repository.pageSize - 1) / repository.pageSize)
+        }
+        if page.isLast { totalPages = number }
+    }
+
+    private func show(_ page: Page, number: Int) {
+        currentPage = number
+        posts = page.posts
+        isStale = page.isStale
+    }
+
+    /// Prefetches the current page's images and warms the page cache with the next page.
+    private func prefetchAround(_ number: Int) {
+        if configuration.prefetchImages, let images {
+            let imageURLs = posts.compactMap { repository.backend.imageURL(for: $0) }
+            if !imageURLs.isEmpty { Task { await images.prefetch(imageURLs) } }
+        }
+        guard configuration.prefetchNeighbour, hasNext,
+            let nextKey = keys[number + 1] ?? repository.pageKey(forPageNumber: number + 1)
+        else { return }
+        let repository = self.repository
+        pagePrefetch = (nextKey, Task { [logger] in
+            do {
+                _ = try await repository.page(nextKey, cachePolicy: .useCache, priority: .low)
+            } catch {
+                logger.debug("neighbour prefetch failed", metadata: ["page": "\(number + 1)", "error": "\(error)"])
+            }
+        })
+    }
+
+    /// Stops background prefetching (on exit).
+    public func cancelPrefetching() async {
+        pagePrefetch?.task.cancel()
+        pagePrefetch = nil
+        await images?.cancelPrefetching()
+    }
+}
