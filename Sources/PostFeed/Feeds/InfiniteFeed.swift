@@ -95,7 +95,7 @@ public actor InfiniteFeed {
     private var loadTask: Task<Int, any Error>?
     private var backgroundTask: Task<Void, Never>?
     /// The next page being warmed in the page cache, and its key.
-    private var pagePrefetch: (key: PageKey, task: Task<Void, Never>)?
+    private var pagePrefetch: PagePrefetch?
 
     public init(
         repository: any PostRepository, images: ImagePipeline? = nil, configuration: Configuration = Configuration(),
@@ -359,20 +359,14 @@ public actor InfiniteFeed {
     /// page at low priority. A load that wants that page waits for the prefetch instead of
     /// fetching it a second time.
     private func schedulePrefetch() {
-        let upcoming = segments.last?.posts ?? []
-        let imageURLs = upcoming.prefix(configuration.imagePrefetchCount).compactMap { repository.backend.imageURL(for: $0) }
-        if let images, !imageURLs.isEmpty {
-            Task { await images.prefetch(imageURLs) }
+        if let images {
+            let upcoming = segments.last?.posts ?? []
+            PagePrefetch.images(
+                upcoming.prefix(configuration.imagePrefetchCount).compactMap { repository.backend.imageURL(for: $0) },
+                into: images)
         }
         guard configuration.prefetchNextPage, let nextKey else { return }
-        let repository = self.repository
-        pagePrefetch = (nextKey, Task { [logger] in
-            do {
-                _ = try await repository.page(nextKey, cachePolicy: .useCache, priority: .low)
-            } catch {
-                logger.debug("next-page prefetch failed", metadata: ["page": "\(nextKey)", "error": "\(error)"])
-            }
-        })
+        pagePrefetch = PagePrefetch(key: nextKey, repository: repository, logger: logger)
     }
 
     private static func value(of task: Task<Int, any Error>) async throws(RepositoryError) -> Int {

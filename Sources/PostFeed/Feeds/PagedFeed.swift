@@ -45,7 +45,7 @@ public actor PagedFeed {
     /// Keys learnt so far, by page number (page 1 is always known).
     private var keys: [Int: PageKey]
     /// The neighbour page being warmed in the page cache, and its key.
-    private var pagePrefetch: (key: PageKey, task: Task<Void, Never>)?
+    private var pagePrefetch: PagePrefetch?
 
     public init(
         repository: any PostRepository, images: ImagePipeline? = nil, configuration: Configuration = Configuration(),
@@ -153,7 +153,13 @@ public actor PagedFeed {
     }
 
     private func key(for number: Int) -> PageKey {
-        keys[number] ?? repository.pageKey(forPageNumber: number) ?? repository.firstPageKey
+        knownOrComputedKey(for: number) ?? repository.firstPageKey
+    }
+
+    /// The key learnt for page `number`, else the one the pagination style computes.
+    private func knownOrComputedKey(for number: Int) -> PageKey? {
+        if let known = keys[number] { return known }
+        return repository.pageKey(forPageNumber: number)
     }
 
     private func learn(from page: Page, number: Int) {
@@ -177,20 +183,10 @@ public actor PagedFeed {
     /// Prefetches the current page's images and warms the page cache with the next page.
     private func prefetchAround(_ number: Int) {
         if configuration.prefetchImages, let images {
-            let imageURLs = posts.compactMap { repository.backend.imageURL(for: $0) }
-            if !imageURLs.isEmpty { Task { await images.prefetch(imageURLs) } }
+            PagePrefetch.images(posts.compactMap { repository.backend.imageURL(for: $0) }, into: images)
         }
-        guard configuration.prefetchNeighbour, hasNext,
-            let nextKey = keys[number + 1] ?? repository.pageKey(forPageNumber: number + 1)
-        else { return }
-        let repository = self.repository
-        pagePrefetch = (nextKey, Task { [logger] in
-            do {
-                _ = try await repository.page(nextKey, cachePolicy: .useCache, priority: .low)
-            } catch {
-                logger.debug("neighbour prefetch failed", metadata: ["page": "\(number + 1)", "error": "\(error)"])
-            }
-        })
+        guard configuration.prefetchNeighbour, hasNext, let nextKey = knownOrComputedKey(for: number + 1) else { return }
+        pagePrefetch = PagePrefetch(key: nextKey, repository: repository, logger: logger)
     }
 
     /// Stops background prefetching (on exit).

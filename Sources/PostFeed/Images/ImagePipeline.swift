@@ -33,7 +33,7 @@ public actor ImagePipeline {
 
         public init(
             memoryCountLimit: Int = 100,
-            memoryCostLimit: Int = MemoryCache<String, Data>.defaultTotalCostLimit,
+            memoryCostLimit: Int = MemoryCacheDefaults.totalCostLimit,
             cacheKey: @escaping @Sendable (URL) -> String = ImagePipeline.defaultCacheKey,
             now: @escaping @Sendable () -> Date = { Date() }
         ) {
