@@ -84,7 +84,7 @@ public actor InfiniteFeed {
     private var nextKey: PageKey?
     public private(set) var totalCount: Int?
     /// Posts shown in earlier runs, hidden when ``Configuration/unseenOnly`` is set.
-    public private(set) var hiddenPostIDs: Set<Int> = []
+    public private(set) var hiddenPostIDs = PostIDSet()
     /// Times a page overlapped posts already loaded (offset drift upstream).
     public private(set) var driftEvents = 0
     /// A page came from the cache after a network failure.
@@ -133,18 +133,17 @@ public actor InfiniteFeed {
     /// The posts at global indices `range` (clamped), reloading dropped pages from the
     /// page cache (the network only when the cache lost them).
     public func posts(in range: Range<Int>) async throws(RepositoryError) -> [Post] {
-        let clamped = range.clamped(to: 0..<count)
-        guard !clamped.isEmpty else { return [] }
-        focusIndex = clamped.lowerBound
+        focusIndex = max(0, range.lowerBound)
         var result: [Post] = []
-        var index = clamped.lowerBound
-        while index < clamped.upperBound {
-            guard let (segment, offset) = locate(index) else { break }
+        var index = max(0, range.lowerBound)
+        while index < min(range.upperBound, count), let (segment, _) = locate(index) {
             try await makeResident(segment)
-            let ids = segments[segment].postIDs
-            let byID = Dictionary((segments[segment].posts ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let end = min(ids.count, offset + (clamped.upperBound - index))
-            result += ids[offset..<end].compactMap { byID[$0] }
+            // Making a page resident may drop posts deleted upstream: locate again.
+            guard let (current, offset) = locate(index), current == segment, let posts = segments[segment].posts else {
+                continue
+            }
+            let end = min(posts.count, offset + (range.upperBound - index))
+            result += posts[offset..<end]
             index += end - offset
         }
         evictIfNeeded()
@@ -209,7 +208,7 @@ public actor InfiniteFeed {
 
     /// Replaces the feed with saved pages; their posts are read lazily through
     /// ``posts(in:)`` (page cache first).
-    public func restore(_ snapshot: Snapshot, hiddenPostIDs: Set<Int> = []) {
+    public func restore(_ snapshot: Snapshot, hiddenPostIDs: PostIDSet = PostIDSet()) {
         segments = snapshot.segments.map { Segment(key: $0.key, postIDs: $0.postIDs) }
         knownIDs = Set(segments.flatMap(\.postIDs))
         nextKey = snapshot.nextKey
@@ -218,7 +217,7 @@ public actor InfiniteFeed {
     }
 
     /// Posts shown in earlier runs, to hide with ``Configuration/unseenOnly``.
-    public func setHiddenPostIDs(_ ids: Set<Int>) {
+    public func setHiddenPostIDs(_ ids: PostIDSet) {
         hiddenPostIDs = ids
     }
 
@@ -338,9 +337,15 @@ public actor InfiniteFeed {
             page = try await repository.page(key, cachePolicy: .useCache, priority: .high)
         }
         if page.isStale { isShowingStaleContent = true }
-        // Keep the ids recorded when the page was first loaded; posts deleted since are skipped.
-        let wanted = Set(segments[position].postIDs)
-        segments[position].posts = page.posts.filter { wanted.contains($0.id) }
+        // Keep the ids recorded when the page was first loaded, in their order; posts deleted
+        // upstream since then leave the list (the reader's anchor moves to a neighbour).
+        let byID = Dictionary(page.posts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let surviving = segments[position].postIDs.compactMap { byID[$0] }
+        if surviving.count < segments[position].postIDs.count {
+            knownIDs.subtract(segments[position].postIDs.filter { byID[$0] == nil })
+            segments[position].postIDs = surviving.map(\.id)
+        }
+        segments[position].posts = surviving
     }
 
     /// Drops the posts of the resident pages farthest from the reader's focus.

@@ -59,6 +59,8 @@ public actor PagedFeed {
     }
 
     public var hasNext: Bool { totalPages.map { currentPage < $0 } ?? true }
+    /// The key of the page on screen (saved in list state).
+    public var currentPageKey: PageKey? { currentPage >= 1 ? keys[currentPage] : nil }
     public var hasPrevious: Bool { currentPage > 1 }
 
     // MARK: Navigation

@@ -1,0 +1,45 @@
+import Foundation
+import PostFeedHTTP
+
+/// A post's image as the client could get it: the image, or why not.
+public struct PostImage: Sendable {
+    public var url: URL
+    public var response: ImageResponse?
+    /// The disk cache file holding it, when it is on disk.
+    public var fileURL: URL?
+    public var error: ImagePipelineError?
+}
+
+extension FeedClient {
+    /// The image of `post` through memory → disk → network (caches only when offline);
+    /// `nil` when the post has no image.
+    public func image(for post: Post, priority: HTTPPriority = .high) async -> PostImage? {
+        guard let url = backend.imageURL(for: post) else { return nil }
+        if configuration.offline {
+            guard let cached = await images.cachedImage(for: url) else {
+                return PostImage(
+                    url: url, response: nil, fileURL: nil,
+                    error: ImagePipelineError(.notCached, url: url, message: "not in the image cache (offline)"))
+            }
+            return PostImage(url: url, response: cached, fileURL: images.cachedFileURL(for: url), error: nil)
+        }
+        do {
+            let response = try await images.image(for: url, priority: priority)
+            return PostImage(url: url, response: response, fileURL: images.cachedFileURL(for: url), error: nil)
+        } catch {
+            return PostImage(url: url, response: nil, fileURL: nil, error: error)
+        }
+    }
+
+    /// The images of `posts`, fetched concurrently (the engine caps connections), in order.
+    public func images(for posts: [Post], priority: HTTPPriority = .high) async -> [PostImage?] {
+        await withTaskGroup(of: (Int, PostImage?).self) { group in
+            for (index, post) in posts.enumerated() {
+                group.addTask { (index, await self.image(for: post, priority: priority)) }
+            }
+            var results = [PostImage?](repeating: nil, count: posts.count)
+            for await (index, image) in group { results[index] = image }
+            return results
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+
+/// What resuming a list mode found.
+public struct ResumeReport: Sendable {
+    /// Where to put the reader: a global index (infinite) or an index in the page (paged).
+    public var anchorIndex: Int
+    /// A saved state was used.
+    public var restored: Bool
+    /// One line each: a state file set aside and why, a page size that changed.
+    public var notices: [String]
+}
+
+/// What switching modes did.
+public struct ModeSwitchReport: Sendable {
+    public var from: ListMode
+    public var to: ListMode
+    /// The page paged mode opens at (when switching to paged).
+    public var page: Int?
+    /// The post kept in view, and its 0-based index in the whole list.
+    public var anchor: ScrollAnchor?
+    /// There was no place to carry over: the new mode starts at the top.
+    public var startedFresh: Bool
+    public var notices: [String]
+}
+
+extension FeedClient {
+    // MARK: Current mode
+
+    /// The mode used last: the one whose state was saved most recently (infinite when
+    /// neither has state). Unusable state files are set aside and reported in `notices`.
+    public func currentMode() -> (mode: ListMode, notices: [String]) {
+        var notices: [String] = []
+        let infinite = loadState(.infinite, notices: &notices)
+        let paged = loadState(.paged, notices: &notices)
+        switch (infinite, paged) {
+        case (let i?, let p?): return (p.savedAt > i.savedAt ? .paged : .infinite, notices)
+        case (nil, _?): return (.paged, notices)
+        default: return (.infinite, notices)
+        }
+    }
+
+    // MARK: Infinite
+
+    /// Puts the infinite feed back where the last run left it, reading pages from the page
+    /// cache (the network only for pages the cache lost). A fresh feed when there is no
+    /// usable state; nothing is fetched then.
+    public func resumeInfinite() async throws(RepositoryError) -> ResumeReport {
+        var notices: [String] = []
+        guard var state = loadState(.infinite, notices: &notices) else {
+            return ResumeReport(anchorIndex: 0, restored: false, notices: notices)
+        }
+        if state.pageSize != configuration.pageSize {
+            notices.append("page size changed from \(state.pageSize) to \(configuration.pageSize); keeping your place")
+            state = state.resized(to: configuration.pageSize, firstPageKey: repository.firstPageKey)
+        }
+        let snapshot = try await snapshot(restoring: state)
+        await infinite.restore(snapshot, hiddenPostIDs: state.seenPostIDs)
+        // Load the anchor's page (cache first) so a post deleted upstream is noticed and the
+        // reader lands on its nearest surviving neighbour.
+        if let anchor = state.anchor, anchor.index >= 0 {
+            let around = max(0, anchor.index - 1)
+            _ = try await infinite.posts(in: around..<(around + 2))
+        }
+        let ids = await infinite.loadedPostIDs
+        let index = state.restoredIndex(in: ids) ?? 0
+        return ResumeReport(anchorIndex: index, restored: true, notices: notices)
+    }
+
+    /// Saves the infinite feed's state with the post at global `anchorIndex` at the top of the view.
+    public func saveInfinite(anchorIndex: Int) async throws(ListStateError) {
+        let snapshot = await infinite.snapshot()
+        let ids = snapshot.postIDs
+        let anchor = ids.indices.contains(anchorIndex) ? ScrollAnchor(postID: ids[anchorIndex], index: anchorIndex) : nil
+        var seen = previousSeenPostIDs(.infinite)
+        seen.formUnion(ids)
+        var state = ListState(
+            mode: .infinite, backendIdentity: backend.identity, pageSize: configuration.pageSize, savedAt: Date(),
+            anchor: anchor, totalCount: snapshot.totalCount, endReached: snapshot.nextKey == nil, seenPostIDs: seen,
+            loadedPostIDs: ids, loadedPageKeys: snapshot.segments.map(\.key), nextPageKey: snapshot.nextKey)
+        state.loadedPageCounts = snapshot.segments.map(\.postIDs.count)
+        try stateStore.save(state)
+    }
+
+    /// Rebuilds the feed's pages from state: ids split by the saved page counts; pages whose
+    /// ids the state lacks (e.g. after a switch from paged mode) are read, cache first.
+    private func snapshot(restoring state: ListState) async throws(RepositoryError) -> InfiniteFeed.Snapshot {
+        var segments: [InfiniteFeed.Segment] = []
+        var ids = state.loadedPostIDs[...]
+        let counts = state.loadedPageCounts
+        for (position, key) in state.loadedPageKeys.enumerated() {
+            let count = counts.flatMap { $0.indices.contains(position) ? $0[position] : nil } ?? state.pageSize
+            if ids.count >= count, count > 0 || counts != nil {
+                segments.append(InfiniteFeed.Segment(key: key, postIDs: Array(ids.prefix(count))))
+                ids = ids.dropFirst(count)
+            } else {
+                let page = try await cacheFirstPage(key)
+                segments.append(InfiniteFeed.Segment(key: key, postIDs: page.posts.map(\.id)))
+                ids = []
+            }
+        }
+        return InfiniteFeed.Snapshot(
+            segments: segments, nextKey: state.endReached ? nil : state.nextPageKey, totalCount: state.totalCount)
+    }
+
+    // MARK: Paged
+
+    /// Opens numbered mode at `page`, or where the last run left it (page 1 when fresh).
+    /// Out-of-range pages throw `.pageOutOfRange` naming the valid range.
+    public func resumePaged(page requested: Int? = nil) async throws(RepositoryError) -> ResumeReport {
+        var notices: [String] = []
+        var state = loadState(.paged, notices: &notices)
+        if let saved = state, saved.pageSize != configuration.pageSize {
+            notices.append("page size changed from \(saved.pageSize) to \(configuration.pageSize); keeping your place")
+            state = saved.resized(to: configuration.pageSize, firstPageKey: repository.firstPageKey)
+        }
+        if let state, let page = state.currentPage, let key = state.currentPageKey {
+            await paged.learn(key: key, forPage: page)
+        }
+        let target = requested ?? state?.currentPage ?? 1
+        try await paged.goTo(page: target)
+        var anchorIndex = 0
+        if let state, requested == nil || requested == state.currentPage {
+            anchorIndex = state.restoredIndex(in: await paged.posts.map(\.id)) ?? 0
+        }
+        return ResumeReport(anchorIndex: anchorIndex, restored: state != nil, notices: notices)
+    }
+
+    /// Saves numbered mode's state with the post at `anchorIndexInPage` at the top of the view.
+    public func savePaged(anchorIndexInPage: Int) async throws(ListStateError) {
+        let posts = await paged.posts
+        let page = await paged.currentPage
+        guard page >= 1 else { return }
+        let anchor = posts.indices.contains(anchorIndexInPage)
+            ? ScrollAnchor(postID: posts[anchorIndexInPage].id, page: page, indexInPage: anchorIndexInPage, pageSize: configuration.pageSize)
+            : nil
+        var seen = previousSeenPostIDs(.paged)
+        seen.formUnion(posts.map(\.id))
+        let state = ListState(
+            mode: .paged, backendIdentity: backend.identity, pageSize: configuration.pageSize, savedAt: Date(),
+            anchor: anchor, totalCount: await paged.totalCount, endReached: !(await paged.hasNext), seenPostIDs: seen,
+            loadedPostIDs: posts.map(\.id), currentPage: page, currentPageKey: await paged.currentPageKey)
+        try stateStore.save(state)
+    }
+
+    // MARK: Switching
+
+    /// Makes `mode` the current mode, carrying the reader's place over from the other one:
+    /// infinite at post #37 with page size 10 opens paged mode at page 4, and back.
+    public func switchMode(to mode: ListMode) throws(ListStateError) -> ModeSwitchReport {
+        let source: ListMode = mode == .paged ? .infinite : .paged
+        var notices: [String] = []
+        let target: ListState
+        var fresh = false
+        if let state = loadState(source, notices: &notices) {
+            var converted = state.switched(to: mode, pageSize: configuration.pageSize, firstPageKey: repository.firstPageKey)
+            converted.savedAt = Date()
+            if mode == .infinite { converted.loadedPageCounts = nil }
+            target = converted
+        } else {
+            fresh = true
+            target = ListState(
+                mode: mode, backendIdentity: backend.identity, pageSize: configuration.pageSize, savedAt: Date(),
+                loadedPageKeys: [], nextPageKey: mode == .infinite ? repository.firstPageKey : nil,
+                currentPage: mode == .paged ? 1 : nil, currentPageKey: mode == .paged ? repository.firstPageKey : nil)
+        }
+        try stateStore.save(target)
+        return ModeSwitchReport(
+            from: source, to: mode, page: target.currentPage, anchor: target.anchor, startedFresh: fresh, notices: notices)
+    }
+
+    // MARK: Helpers
+
+    private func loadState(_ mode: ListMode, notices: inout [String]) -> ListState? {
+        switch stateStore.load(mode: mode, backendIdentity: backend.identity) {
+        case .none:
+            return nil
+        case .restored(let state):
+            return state
+        case .discarded(let reason, _):
+            notices.append(reason.message)
+            return nil
+        }
+    }
+
+    private func previousSeenPostIDs(_ mode: ListMode) -> PostIDSet {
+        if case .restored(let state) = stateStore.load(mode: mode, backendIdentity: backend.identity) {
+            return state.seenPostIDs
+        }
+        return PostIDSet()
+    }
+
+    private func cacheFirstPage(_ key: PageKey) async throws(RepositoryError) -> Page {
+        do {
+            return try await repository.page(key, cachePolicy: .cacheOnly, priority: .high)
+        } catch where error.code == .notCached {
+            return try await repository.page(key, cachePolicy: .useCache, priority: .high)
+        }
+    }
+}
+

@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import PostFeedCache
+import PostFeedHTTP
+
+/// The composition root: builds the one object graph both list modes share — one HTTP
+/// engine, one page repository, one image pipeline, one backend description, one state
+/// store — the role the iOS app gave its DI container.
+///
+/// ```swift
+/// let backend = try BackendDescription.preset("postfeed", baseURL: URL(string: "http://127.0.0.1:6969")!)
+/// try await FeedClient.withFeedClient(.init(backend: backend, cacheLocation: .resolve())) { client in
+///     let resumed = try await client.resumeInfinite()
+///     try await client.infinite.loadMore()
+///     try client.saveInfinite(anchorIndex: resumed.anchorIndex)
+/// }
+/// ```
+public final class FeedClient: Sendable {
+    public struct Configuration: Sendable {
+        public var backend: BackendDescription
+        /// Posts per page, 1…100. Default 20.
+        public var pageSize: Int
+        public var cacheLocation: CacheLocation
+        public var http: HTTPClient.Configuration
+        public var imageCache: DiskCache.Configuration
+        public var pageCache: DiskCache.Configuration
+        public var images: ImagePipeline.Configuration
+        public var infinite: InfiniteFeed.Configuration
+        public var paged: PagedFeed.Configuration
+        /// Never touch the network: pages and images come from the caches only.
+        public var offline: Bool
+
+        public init(
+            backend: BackendDescription,
+            pageSize: Int = 20,
+            cacheLocation: CacheLocation,
+            http: HTTPClient.Configuration = HTTPClient.Configuration(),
+            imageCache: DiskCache.Configuration = DiskCache.Configuration(),
+            pageCache: DiskCache.Configuration = DiskCache.Configuration(sizeLimit: 64 << 20),
+            images: ImagePipeline.Configuration = ImagePipeline.Configuration(),
+            infinite: InfiniteFeed.Configuration = InfiniteFeed.Configuration(),
+            paged: PagedFeed.Configuration = PagedFeed.Configuration(),
+            offline: Bool = false
+        ) {
+            self.backend = backend
+            self.pageSize = pageSize
+            self.cacheLocation = cacheLocation
+            self.http = http
+            self.imageCache = imageCache
+            self.pageCache = pageCache
+            self.images = images
+            self.infinite = infinite
+            self.paged = paged
+            self.offline = offline
+        }
+    }
+
+    public let configuration: Configuration
+    public var backend: BackendDescription { configuration.backend }
+    public var cacheLocation: CacheLocation { configuration.cacheLocation }
+    public let http: HTTPClient
+    public let repository: any PostRepository
+    public let images: ImagePipeline
+    public let imageCache: DiskCache
+    public let pageCache: DiskCache
+    public let stateStore: ListStateStore
+    /// The infinite-scroll mode.
+    public let infinite: InfiniteFeed
+    /// The numbered-pages mode.
+    public let paged: PagedFeed
+    let logger: Logger
+
+    public init(_ configuration: Configuration, logger: Logger = Logger(label: "postfeed")) throws(FeedClientError) {
+        self.configuration = configuration
+        self.logger = logger
+        do {
+            http = try HTTPClient(configuration: configuration.http, logger: Logger(label: "postfeed.http"))
+        } catch {
+            throw FeedClientError("cannot start the HTTP engine: \(error)")
+        }
+        let location = configuration.cacheLocation
+        imageCache = try Self.openCache(at: location.imageCache, configuration: configuration.imageCache, logger: logger)
+        pageCache = try Self.openCache(at: location.pageCache, configuration: configuration.pageCache, logger: logger)
+        let online: any PostRepository
+        do {
+            online = try HTTPPostRepository(
+                backend: configuration.backend, pageSize: configuration.pageSize, loader: http, pageCache: pageCache,
+                logger: Logger(label: "postfeed.repository"))
+        } catch {
+            throw FeedClientError(error.description)
+        }
+        repository = configuration.offline ? CacheOnlyRepository(online) : online
+        images = ImagePipeline(
+            loader: http, disk: imageCache, configuration: configuration.images, logger: Logger(label: "postfeed.images"))
+        stateStore = ListStateStore(cacheRoot: location.root)
+        infinite = InfiniteFeed(repository: repository, images: images, configuration: configuration.infinite)
+        paged = PagedFeed(repository: repository, images: images, configuration: configuration.paged)
+    }
+
+    /// Runs `body` with a new client and shuts it down afterwards, also when `body` throws.
+    public static func withFeedClient<T>(
+        _ configuration: Configuration, _ body: (FeedClient) async throws -> T
+    ) async throws -> T {
+        let client = try FeedClient(configuration)
+        do {
+            let result = try await body(client)
+            await client.shutdown()
+            return result
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+
+    /// Stops background work and the HTTP engine.
+    public func shutdown() async {
+        await infinite.cancelBackgroundWork()
+        await paged.cancelPrefetching()
+        await http.shutdown()
+    }
+
+    /// Opens a disk layer; when its folder cannot be created (read-only or missing parent),
+    /// falls back to a private temporary folder so the run still works, with one warning.
+    private static func openCache(at url: URL, configuration: DiskCache.Configuration, logger: Logger) throws(FeedClientError) -> DiskCache {
+        do {
+            return try DiskCache(directory: url, configuration: configuration)
+        } catch {
+            let fallback = FileManager.default.temporaryDirectory
+                .appendingPathComponent("postfeed-\(getpid())", isDirectory: true)
+                .appendingPathComponent(url.lastPathComponent, isDirectory: true)
+            logger.warning("cannot use \(url.path) (\(error)); caching in \(fallback.path) for this run")
+            do {
+                return try DiskCache(directory: fallback, configuration: configuration)
+            } catch {
+                throw FeedClientError("cannot open a cache at \(url.path) nor at \(fallback.path): \(error); pass --cache-dir with a writable folder")
+            }
+        }
+    }
+}
+
+/// Why a ``FeedClient`` could not be built or a list operation failed outside the repository.
+public struct FeedClientError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,187 @@
+import ArgumentParser
+import Foundation
+import PostFeed
+import PostFeedCache
+
+struct CacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect and maintain the image and page caches (never the list state).",
+        discussion: """
+            Examples:
+              postfeed cache stats
+              postfeed cache verify --json
+              postfeed cache prune
+              postfeed cache clear            State/ is kept; use 'postfeed state reset' for that
+            """,
+        subcommands: [Stats.self, Verify.self, Prune.self, Clear.self],
+        defaultSubcommand: Stats.self)
+
+    /// Options of every cache subcommand.
+    struct Options: ParsableArguments {
+        @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Cache root (see 'postfeed --help').", valueName: "dir"))
+        var cacheDirectory: String?
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        var location: CacheLocation { CacheLocation.resolve(explicit: cacheDirectory) }
+
+        /// Both disk layers, by name. Opening creates the folders when missing.
+        func openCaches() throws -> [(name: String, cache: DiskCache)] {
+            let location = self.location
+            return try [("ImageCache", location.imageCache), ("PageCache", location.pageCache)].map { name, url in
+                do {
+                    return (name, try DiskCache(directory: url))
+                } catch {
+                    throw CLIError("cannot open \(url.path): \(error)")
+                }
+            }
+        }
+    }
+
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Entries, bytes, hits and misses, oldest and newest entry.")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            let caches = try options.openCaches()
+            let report = CacheReport(
+                root: options.location.root.path, rootSource: options.location.source.rawValue,
+                caches: caches.map { CacheReport.Layer(name: $0.name, path: $0.cache.directory.path, statistics: $0.cache.statistics()) })
+            if options.json { return try JSONOutput.print(report) }
+            print("cache root: \(report.root) (from \(report.rootSource))")
+            for layer in report.caches {
+                let s = layer.statistics
+                print("\(layer.name): \(s.entryCount) entries, \(ByteFormat.string(s.totalBytes)) of \(ByteFormat.string(s.sizeLimit))\(s.isWritable ? "" : " (read-only)")")
+                print("  hits \(s.hits), misses \(s.misses), corrupt removed \(s.corruptEntriesRemoved), temporary files \(s.temporaryFiles)")
+                if let oldest = s.oldestStoredAt, let newest = s.newestStoredAt {
+                    print("  oldest \(oldest.formatted(.iso8601)), newest \(newest.formatted(.iso8601))")
+                }
+            }
+        }
+    }
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check every entry; report and remove bad ones.")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            let reports = try options.openCaches().map { (name: $0.name, report: $0.cache.verify()) }
+            if options.json {
+                return try JSONOutput.print(Dictionary(uniqueKeysWithValues: reports.map { ($0.name, VerifyJSON($0.report)) }))
+            }
+            for (name, report) in reports {
+                print("\(name): \(report.checkedEntries) checked, \(report.validEntries) valid (\(ByteFormat.string(report.validBytes))), \(report.problems.count) bad")
+                for problem in report.problems { print("  \(problem)") }
+            }
+            if reports.contains(where: { !$0.report.isClean }) { throw ExitCode(1) }
+        }
+    }
+
+    struct Prune: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Apply the size limit and expiry now.")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            let reports = try options.openCaches().map { (name: $0.name, report: $0.cache.prune()) }
+            if options.json {
+                return try JSONOutput.print(Dictionary(uniqueKeysWithValues: reports.map { ($0.name, PruneJSON($0.report)) }))
+            }
+            for (name, r) in reports {
+                print("\(name): removed \(r.expiredEntriesRemoved) expired, \(r.entriesEvictedForSize) for size, \(r.corruptEntriesRemoved) corrupt, \(r.temporaryFilesRemoved) temporary; freed \(ByteFormat.string(r.bytesFreed)); \(r.remainingEntries) entries (\(ByteFormat.string(r.remainingBytes))) left")
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove every image and page entry. State/ is never touched.")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            var cleared: [String: Int] = [:]
+            for (name, cache) in try options.openCaches() {
+                let before = cache.statistics().entryCount
+                do { try cache.removeAll() } catch { throw CLIError("cannot clear \(cache.directory.path): \(error)") }
+                cleared[name] = before
+            }
+            if options.json { return try JSONOutput.print(["removed": cleared]) }
+            print("removed \(cleared["ImageCache"] ?? 0) images and \(cleared["PageCache"] ?? 0) pages; \(options.location.state.path) kept")
+        }
+    }
+}
+
+// MARK: - Output shapes
+
+struct CacheReport: Encodable {
+    struct Layer: Encodable {
+        var name: String
+        var path: String
+        var statistics: DiskCache.Statistics
+    }
+    var root: String
+    var rootSource: String
+    var caches: [Layer]
+}
+
+extension DiskCache.Statistics: @retroactive Encodable {
+    enum CodingKeys: String, CodingKey {
+        case entryCount, totalBytes, sizeLimit, hits, misses, corruptEntriesRemoved, writes, temporaryFiles
+        case oldestStoredAt, newestStoredAt, isWritable
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(entryCount, forKey: .entryCount)
+        try c.encode(totalBytes, forKey: .totalBytes)
+        try c.encode(sizeLimit, forKey: .sizeLimit)
+        try c.encode(hits, forKey: .hits)
+        try c.encode(misses, forKey: .misses)
+        try c.encode(corruptEntriesRemoved, forKey: .corruptEntriesRemoved)
+        try c.encode(writes, forKey: .writes)
+        try c.encode(temporaryFiles, forKey: .temporaryFiles)
+        try c.encodeIfPresent(oldestStoredAt, forKey: .oldestStoredAt)
+        try c.encodeIfPresent(newestStoredAt, forKey: .newestStoredAt)
+        try c.encode(isWritable, forKey: .isWritable)
+    }
+}
+
+struct VerifyJSON: Encodable {
+    var checkedEntries: Int
+    var validEntries: Int
+    var validBytes: Int
+    var problems: [[String: String]]
+    init(_ report: DiskCache.VerificationReport) {
+        checkedEntries = report.checkedEntries
+        validEntries = report.validEntries
+        validBytes = report.validBytes
+        problems = report.problems.map { ["file": $0.file.path, "reason": $0.reason, "removed": "\($0.removed)"] }
+    }
+}
+
+struct PruneJSON: Encodable {
+    var expiredEntriesRemoved, entriesEvictedForSize, corruptEntriesRemoved, temporaryFilesRemoved: Int
+    var bytesFreed, remainingEntries, remainingBytes: Int
+    init(_ r: DiskCache.PruneReport) {
+        expiredEntriesRemoved = r.expiredEntriesRemoved
+        entriesEvictedForSize = r.entriesEvictedForSize
+        corruptEntriesRemoved = r.corruptEntriesRemoved
+        temporaryFilesRemoved = r.temporaryFilesRemoved
+        bytesFreed = r.bytesFreed
+        remainingEntries = r.remainingEntries
+        remainingBytes = r.remainingBytes
+    }
+}
+
+/// `1.2 MB`-style sizes.
+enum ByteFormat {
+    static func string(_ bytes: Int) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import PostFeed
+
+struct Mode: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the current list mode, or switch to another keeping your place.",
+        discussion: """
+            Switching carries the post in view over: infinite at post #37 with page size 10
+            opens paged mode at page 4, and back.
+
+            Examples:
+              postfeed mode
+              postfeed mode paged
+              postfeed mode infinite
+            """)
+
+    @OptionGroup var backend: BackendOptions
+
+    @Argument(help: "infinite or paged")
+    var target: String?
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        if let target, ListMode(rawValue: target) == nil {
+            throw ValidationError("mode '\(target)' is unknown; use 'infinite' or 'paged'.")
+        }
+    }
+
+    func run() async throws {
+        try await Session.run(backend) { client in
+            guard let target, let mode = ListMode(rawValue: target) else {
+                let (mode, notices) = client.currentMode()
+                notices.forEach { Terminal.note("postfeed: \($0)") }
+                if json { return try JSONOutput.print(["mode": mode.rawValue]) }
+                print(mode.rawValue)
+                return
+            }
+            let report: ModeSwitchReport
+            do {
+                report = try client.switchMode(to: mode)
+            } catch {
+                throw CLIError("\(error)")
+            }
+            report.notices.forEach { Terminal.note("postfeed: \($0)") }
+            if json {
+                return try JSONOutput.print(ModeOutput(
+                    mode: report.to.rawValue, page: report.page, anchorPostID: report.anchor?.postID,
+                    anchorPosition: report.anchor.map { $0.index + 1 }, startedFresh: report.startedFresh))
+            }
+            var line = "\(report.to.rawValue) mode"
+            if let page = report.page { line += " at page \(page)" }
+            if let anchor = report.anchor { line += ", post #\(anchor.index + 1) (id \(anchor.postID)) in view" }
+            if report.startedFresh { line += " (no place to carry over: from the top)" }
+            print(line)
+        }
+    }
+}
+
+struct ModeOutput: Encodable {
+    var mode: String
+    var page: Int?
+    var anchorPostID: Int?
+    var anchorPosition: Int?
+    var startedFresh: Bool
+}

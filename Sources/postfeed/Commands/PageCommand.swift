@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import PostFeed
+
+struct PageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "page",
+        abstract: "Print a page of the numbered mode (the current one when no number is given).",
+        discussion: """
+            The page shown is saved in Cache/State/pagination-state.json; without a number,
+            the saved page is shown again.
+
+            Examples:
+              postfeed page 3
+              postfeed page --next
+              postfeed page --last --json
+            """)
+
+    @OptionGroup var backend: BackendOptions
+
+    @Argument(help: "The page to show, from 1.")
+    var number: Int?
+
+    @Flag(help: "The page after the current one.")
+    var next = false
+
+    @Flag(help: "The page before the current one.")
+    var previous = false
+
+    @Flag(help: "The first page.")
+    var first = false
+
+    @Flag(help: "The last page.")
+    var last = false
+
+    @Option(help: "How many pages to print, from the chosen one on.")
+    var count: Int = 1
+
+    @Flag(name: .customLong("no-images"), help: "Do not fetch images.")
+    var noImages = false
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        let choices = [number != nil, next, previous, first, last].filter { $0 }.count
+        guard choices <= 1 else { throw ValidationError("Give one of: a page number, --next, --previous, --first, --last.") }
+        if let number, number < 1 {
+            throw ValidationError("page \(number) does not exist; pages start at 1.")
+        }
+        guard count >= 1 else { throw ValidationError("--count \(count) must be at least 1.") }
+    }
+
+    func run() async throws {
+        try await Session.run(backend) { client in
+            let feed = client.paged
+            let resumed = try await client.resumePaged(page: number ?? (first ? 1 : nil))
+            resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
+            if next { try await feed.next() }
+            if previous { try await feed.previous() }
+            if last { try await feed.last() }
+            var anchor = (number == nil && !next && !previous && !last && !first) ? resumed.anchorIndex : 0
+            var output: [ListOutput] = []
+            for round in 0..<count {
+                if round > 0 {
+                    guard await feed.hasNext else { break }
+                    try await feed.next()
+                    anchor = 0
+                }
+                let posts = await feed.posts
+                let page = await feed.currentPage
+                let size = client.configuration.pageSize
+                let images = noImages ? Array(repeating: nil, count: posts.count) : await client.images(for: posts)
+                let lines = zip(posts, images).enumerated().map { offset, pair in
+                    PostLine(position: (page - 1) * size + offset + 1, post: pair.0, image: pair.1.map(ImageSummary.init))
+                }
+                try await client.savePaged(anchorIndexInPage: anchor)
+                let totalPages = await feed.totalPages
+                let result = ListOutput(
+                    mode: "paged", page: page, totalPages: totalPages, posts: lines, totalCount: await feed.totalCount,
+                    endReached: !(await feed.hasNext), stale: await feed.isStale, notices: resumed.notices)
+                if json {
+                    output.append(result)
+                    continue
+                }
+                print("Page \(page)\(totalPages.map { " of \($0)" } ?? "")")
+                for line in lines { print(PostRenderer.listEntry(line)) }
+                if result.stale { Terminal.note("postfeed: the network failed; page \(page) comes from the cache and may be out of date") }
+                if result.endReached { print("— last page —") }
+            }
+            if json {
+                if output.count == 1, let only = output.first { try JSONOutput.print(only) } else { try JSONOutput.print(output) }
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import PostFeedServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the fixture backend on a port until Ctrl-C.",
+        discussion: """
+            Serves Fixtures/ with PostFeed's API (GET /api/posts?page=N&limit=M, ?cursor=C,
+            /api/posts/{id}, /images/{name}), or a real backend's convention over the peer
+            datasets with --flavor. Fault flags make it misbehave for demos.
+
+            Examples:
+              postfeed serve                           http://127.0.0.1:6969
+              postfeed serve --port 8080 --flavor dummyJSON
+              postfeed serve --latency-ms 200 --error-share 0.1
+            """)
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port: Int = 6969
+
+    @Option(help: "Address to bind.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Backend convention: \(BackendFlavor.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var flavor: String = BackendFlavor.postFeed.rawValue
+
+    @Option(name: .customLong("fixtures"), help: ArgumentHelp("The Fixtures/ directory to serve.", valueName: "dir"))
+    var fixturesDirectory: String?
+
+    @Option(name: .customLong("latency-ms"), help: "Added latency per response, in milliseconds.")
+    var latencyMilliseconds: Int = 0
+
+    @Option(name: .customLong("error-share"), help: "Share of requests (0…1) answered 500 or 503.")
+    var errorShare: Double = 0
+
+    @Option(name: .customLong("rate-limit-share"), help: "Share of requests (0…1) answered 429 with Retry-After.")
+    var rateLimitShare: Double = 0
+
+    @Option(name: .customLong("truncate-share"), help: "Share of responses (0…1) cut short.")
+    var truncateShare: Double = 0
+
+    @Option(name: .customLong("reset-share"), help: "Share of connections (0…1) reset.")
+    var resetShare: Double = 0
+
+    @Option(name: .customLong("stall-share"), help: "Share of responses (0…1) that stall mid-body.")
+    var stallShare: Double = 0
+
+    @Flag(name: .customLong("test-routes"), help: "Also serve the /test/… routes the client's tests use.")
+    var testRoutes = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is out of range; use 0…65535.") }
+        guard BackendFlavor(rawValue: flavor) != nil else {
+            throw ValidationError("--flavor '\(flavor)' is unknown; use one of \(BackendFlavor.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        for (name, share) in [("error", errorShare), ("rate-limit", rateLimitShare), ("truncate", truncateShare),
+                              ("reset", resetShare), ("stall", stallShare)] where !(0...1).contains(share) {
+            throw ValidationError("--\(name)-share \(share) is out of range; use 0…1.")
+        }
+    }
+
+    func run() async throws {
+        var configuration = FixtureServerConfiguration(
+            host: host, port: port,
+            fixturesDirectory: FixtureLocator.fixturesDirectory(override: fixturesDirectory.map { URL(fileURLWithPath: $0) }),
+            flavor: BackendFlavor(rawValue: flavor) ?? .postFeed,
+            enablesTestRoutes: testRoutes,
+            logLevel: .info)
+        configuration.faults.latency = .milliseconds(latencyMilliseconds)
+        configuration.faults.serverErrorShare = errorShare / 2
+        configuration.faults.unavailableShare = errorShare / 2
+        configuration.faults.rateLimitShare = rateLimitShare
+        configuration.faults.truncationShare = truncateShare
+        configuration.faults.resetShare = resetShare
+        configuration.faults.stallShare = stallShare
+        let problems = configuration.faults.problems
+        guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
+        do {
+            try await RunningFixtureServer.serve(configuration) { server in
+                print("postfeed: serving \(configuration.fixturesDirectory.path) (\(configuration.flavor.rawValue)) at \(server.baseURL.absoluteString); Ctrl-C stops")
+            }
+        } catch {
+            throw CLIError("cannot serve on \(host):\(port): \(error)")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import PostFeed
+
+struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print one post in full, with its image's cached path and dimensions (the detail view).",
+        discussion: """
+            Examples:
+              postfeed show 42
+              postfeed show 42 --json
+            """)
+
+    @OptionGroup var backend: BackendOptions
+
+    @Argument(help: "The post's id.")
+    var id: Int
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() async throws {
+        try await Session.run(backend) { client in
+            let post = try await client.repository.post(id: id, cachePolicy: .useCache)
+            let image = await client.image(for: post).map(ImageSummary.init)
+            if json { return try JSONOutput.print(PostLine(position: 0, post: post, image: image).detailJSON) }
+            print(PostRenderer.detail(post, image: image))
+        }
+    }
+}
+
+extension PostLine {
+    /// `show --json`: the post and its image, without a list position.
+    var detailJSON: [String: AnyEncodable] {
+        var result: [String: AnyEncodable] = ["post": AnyEncodable(post)]
+        if let image { result["image"] = AnyEncodable(image) }
+        return result
+    }
+}
+
+/// Type-erases an `Encodable` for heterogeneous JSON objects.
+struct AnyEncodable: Encodable {
+    private let encodeValue: (any Encoder) throws -> Void
+    init(_ value: some Encodable) { encodeValue = value.encode }
+    func encode(to encoder: any Encoder) throws { try encodeValue(encoder) }
+}

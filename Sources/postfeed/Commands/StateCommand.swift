@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import PostFeed
+
+struct StateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "state",
+        abstract: "Show or reset the saved list state of each mode.",
+        discussion: """
+            Examples:
+              postfeed state show
+              postfeed state show --json
+              postfeed state reset                 both modes
+              postfeed state reset --mode paged
+            """,
+        subcommands: [Show.self, Reset.self],
+        defaultSubcommand: Show.self)
+
+    struct Options: ParsableArguments {
+        @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Cache root (see 'postfeed --help').", valueName: "dir"))
+        var cacheDirectory: String?
+
+        var store: ListStateStore { ListStateStore(cacheRoot: CacheLocation.resolve(explicit: cacheDirectory).root) }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print each mode's saved state.")
+        @OptionGroup var options: Options
+        @Flag(help: "Print the state files' JSON.")
+        var json = false
+
+        func run() throws {
+            let store = options.store
+            var states: [String: ListState] = [:]
+            for mode in ListMode.allCases {
+                let file = store.fileURL(for: mode)
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    if !json { print("\(mode): no saved state (\(PostRenderer.displayPath(file)))") }
+                    continue
+                }
+                do {
+                    let state = try ListState(jsonData: Data(contentsOf: file))
+                    states[mode.rawValue] = state
+                    if !json { print(Self.summary(state, file: file)) }
+                } catch {
+                    Terminal.note("postfeed: \(PostRenderer.displayPath(file)) is unreadable (\(error)); the next run sets it aside and starts fresh")
+                }
+            }
+            if json { try JSONOutput.print(states) }
+        }
+
+        static func summary(_ state: ListState, file: URL) -> String {
+            var lines = ["\(state.mode) (\(PostRenderer.displayPath(file))), saved \(state.savedAt.formatted(.iso8601))"]
+            lines.append("  backend \(state.backendIdentity), page size \(state.pageSize)")
+            switch state.mode {
+            case .infinite:
+                lines.append("  \(state.loadedPostIDs.count) posts loaded in \(state.loadedPageKeys.count) pages\(state.totalCount.map { " of \($0)" } ?? ""); next \(state.nextPageKey?.description ?? "none (end reached)")")
+            case .paged:
+                lines.append("  page \(state.currentPage ?? 1)\(state.currentPageKey.map { " (\($0))" } ?? "")\(state.totalCount.map { " of \($0) posts" } ?? "")")
+            }
+            if let anchor = state.anchor { lines.append("  in view: post #\(anchor.index + 1) (id \(anchor.postID))") }
+            if !state.seenPostIDs.isEmpty { lines.append("  seen: \(state.seenPostIDs.count) posts") }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget the saved place (caches are kept).")
+        @OptionGroup var options: Options
+        @Option(help: "infinite or paged; both when omitted.")
+        var mode: String?
+
+        func validate() throws {
+            if let mode, ListMode(rawValue: mode) == nil {
+                throw ValidationError("--mode '\(mode)' is unknown; use 'infinite' or 'paged'.")
+            }
+        }
+
+        func run() throws {
+            let store = options.store
+            do {
+                if let mode = mode.flatMap(ListMode.init(rawValue:)) {
+                    let removed = try store.reset(mode: mode)
+                    print(removed ? "\(mode) state removed" : "\(mode): no saved state")
+                } else {
+                    let removed = try store.resetAll()
+                    print(removed ? "list state removed" : "no saved state")
+                }
+            } catch {
+                throw CLIError("\(error)")
+            }
+        }
+    }
+}

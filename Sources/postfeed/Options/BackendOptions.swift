@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import PostFeed
+
+/// Options every feed command shares: which backend, which cache, which page size.
+struct BackendOptions: ParsableArguments {
+    @Option(
+        name: .customLong("base-url"),
+        help: ArgumentHelp(
+            "Server root of a backend; the API paths are appended. Without it, the built-in fixture backend starts on a loopback port.",
+            valueName: "url"))
+    var baseURL: String?
+
+    @Option(
+        name: .customLong("api"),
+        help: ArgumentHelp(
+            "Backend convention: postfeed (default), json-server, json-server-v1, dummyjson. With the built-in backend, it speaks that convention too.",
+            valueName: "preset"))
+    var api: String = "postfeed"
+
+    @Option(
+        name: .customLong("backend"),
+        help: ArgumentHelp("A JSON backend description file (overrides --api).", valueName: "file"))
+    var backendFile: String?
+
+    @Option(
+        name: .customLong("cache-dir"),
+        help: ArgumentHelp(
+            "Cache root. Default: $POSTFEED_CACHE_DIR, ./Cache when it exists, else ~/.cache/postfeed.",
+            valueName: "dir"))
+    var cacheDirectory: String?
+
+    @Option(name: .customLong("page-size"), help: "Posts per page, 1…100 (default 20).")
+    var pageSize: Int = 20
+
+    @Flag(name: .customLong("offline"), help: "Use only what the caches hold; never touch the network.")
+    var offline = false
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log requests and cache activity to stderr.")
+    var verbose = false
+
+    func validate() throws {
+        guard (1...100).contains(pageSize) else {
+            throw ValidationError("--page-size \(pageSize) is out of range; use 1…100.")
+        }
+        if let baseURL {
+            guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", url.host?.isEmpty == false
+            else {
+                throw ValidationError("--base-url '\(baseURL)' is not an http(s) URL; use e.g. http://127.0.0.1:6969.")
+            }
+        }
+    }
+
+    /// The cache root in DESIGN.md's order.
+    var cacheLocation: CacheLocation {
+        CacheLocation.resolve(explicit: cacheDirectory)
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PostFeed
+import PostFeedServer
+
+/// One command's wiring: the backend (the built-in fixture backend when no --base-url),
+/// the ``FeedClient`` over it, and orderly shutdown. No feed logic lives here.
+struct Session {
+    let client: FeedClient
+    private let fixtureServer: DetachedFixtureServer?
+
+    /// Opens a session, runs `body`, and shuts everything down, also when `body` throws.
+    static func run<T>(
+        _ options: BackendOptions,
+        configure: (inout FeedClient.Configuration) -> Void = { _ in },
+        _ body: (FeedClient) async throws -> T
+    ) async throws -> T {
+        LoggingBootstrap.configure(verbose: options.verbose)
+        let session = try await open(options, configure: configure)
+        do {
+            let result = try await body(session.client)
+            await session.close()
+            return result
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    private static func open(
+        _ options: BackendOptions, configure: (inout FeedClient.Configuration) -> Void
+    ) async throws -> Session {
+        var server: DetachedFixtureServer?
+        let baseURL: URL
+        if let text = options.baseURL, let url = URL(string: text) {
+            baseURL = url
+        } else {
+            // No backend given: serve the fixtures in-process on a free loopback port, speaking
+            // the convention --api names, so the first run needs no setup.
+            let flavor = Self.flavor(forPreset: options.backendFile == nil ? options.api : "postfeed")
+            do {
+                let started = try await RunningFixtureServer.startDetached(FixtureServerConfiguration(flavor: flavor))
+                server = started
+                baseURL = started.baseURL
+            } catch {
+                throw CLIError("cannot start the built-in fixture backend: \(error); pass --base-url to use another backend")
+            }
+        }
+        let backend: BackendDescription
+        do {
+            if let file = options.backendFile {
+                backend = try BackendDescription.load(from: URL(fileURLWithPath: file), baseURL: options.baseURL.flatMap(URL.init(string:)) ?? (server == nil ? nil : baseURL))
+            } else {
+                backend = try BackendDescription.preset(options.api, baseURL: baseURL)
+            }
+        } catch {
+            await server?.shutdown()
+            throw CLIError("\(error)")
+        }
+        do {
+            var configuration = FeedClient.Configuration(
+                backend: backend, pageSize: options.pageSize, cacheLocation: options.cacheLocation, offline: options.offline)
+            configure(&configuration)
+            let client = try FeedClient(configuration)
+            return Session(client: client, fixtureServer: server)
+        } catch {
+            await server?.shutdown()
+            throw CLIError("\(error)")
+        }
+    }
+
+    private func close() async {
+        await client.shutdown()
+        await fixtureServer?.shutdown()
+    }
+
+    /// The fixture server's flavor for a backend preset.
+    static func flavor(forPreset preset: String) -> BackendFlavor {
+        switch preset {
+        case "json-server": .jsonServer017
+        case "json-server-v1": .jsonServerV1
+        case "dummyjson": .dummyJSON
+        default: .postFeed
+        }
+    }
+}
+
+/// Logs go to stderr: warnings by default, everything with --verbose.
+enum LoggingBootstrap {
+    nonisolated(unsafe) private static var configured = false
+
+    static func configure(verbose: Bool) {
+        guard !configured else { return }
+        configured = true
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .warning
+            return handler
+        }
+    }
+}

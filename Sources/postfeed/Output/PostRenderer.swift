@@ -1,0 +1,119 @@
+import Foundation
+import PostFeed
+
+/// What is known of a post's image when it is printed.
+struct ImageSummary: Encodable {
+    var url: String
+    var path: String?
+    var width: Int?
+    var height: Int?
+    var format: String?
+    var source: String?
+    var stale: Bool?
+    var error: String?
+
+    init(url: URL, response: ImageResponse, path: URL?) {
+        self.url = url.absoluteString
+        self.path = path.map(PostRenderer.displayPath)
+        width = response.info.width
+        height = response.info.height
+        format = response.info.format.rawValue
+        source = response.source.rawValue
+        stale = response.isStale ? true : nil
+    }
+
+    init(url: URL, error: String) {
+        self.url = url.absoluteString
+        self.error = error
+    }
+}
+
+/// One printed post (`--json` shape).
+struct PostLine: Encodable {
+    /// 1-based position in the feed.
+    var position: Int
+    var post: Post
+    var image: ImageSummary?
+}
+
+/// Text output for posts: a compact line for lists, the full detail view for `show`.
+enum PostRenderer {
+    static func listEntry(_ line: PostLine, width: Int = Terminal.width) -> String {
+        let post = line.post
+        let number = String(line.position).leftPadded(to: 4)
+        var text = "\(number). \(post.title.truncated(to: max(20, width - 6)))"
+        let meta = metaLine(post)
+        if !meta.isEmpty { text += "\n      \(meta)" }
+        if let image = line.image { text += "\n      \(imageLine(image))" }
+        return text
+    }
+
+    static func detail(_ post: Post, image: ImageSummary?) -> String {
+        var lines = ["#\(post.id)  \(post.title)"]
+        let meta = metaLine(post)
+        if !meta.isEmpty { lines.append(meta) }
+        lines.append("")
+        lines.append(contentsOf: wrap(post.body, width: min(Terminal.width, 100)))
+        lines.append("")
+        if let image {
+            lines.append("image: \(image.url)")
+            lines.append("       \(imageLine(image))")
+        } else {
+            lines.append("image: none")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func metaLine(_ post: Post) -> String {
+        var parts: [String] = []
+        if let author = post.author { parts.append(author) }
+        if let date = post.createdAt { parts.append(date.formatted(.iso8601.year().month().day())) }
+        if let popularity = post.popularity { parts.append(String(format: "popularity %.2f", popularity)) }
+        parts.append("id \(post.id)")
+        return parts.joined(separator: " · ")
+    }
+
+    static func imageLine(_ image: ImageSummary) -> String {
+        if let error = image.error { return "image unavailable: \(error)" }
+        var text = "image"
+        if let width = image.width, let height = image.height, let format = image.format {
+            text += " \(width)×\(height) \(format)"
+        }
+        if let path = image.path { text += " at \(path)" }
+        if let source = image.source { text += " (\(source)\(image.stale == true ? ", stale" : ""))" }
+        return text
+    }
+
+    /// A path relative to the working directory when it is inside it.
+    static func displayPath(_ url: URL) -> String {
+        let cwd = FileManager.default.currentDirectoryPath + "/"
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(cwd) ? String(path.dropFirst(cwd.count)) : path
+    }
+
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                if !line.isEmpty, line.count + word.count + 1 > width {
+                    lines.append(line)
+                    line = ""
+                }
+                line += line.isEmpty ? String(word) : " " + word
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}
+
+extension String {
+    func truncated(to length: Int) -> String {
+        count <= length ? self : String(prefix(max(0, length - 1))) + "…"
+    }
+
+    func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: " ", count: length - count) + self
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The terminal in raw mode for `postfeed browse`: keys arrive one at a time, unechoed.
+/// The original mode is restored by ``restore()``, which the command calls on every exit
+/// path (quit, error, SIGINT/SIGTERM).
+final class RawTerminal: @unchecked Sendable {
+    /// A key press, decoded from the bytes a terminal sends.
+    enum Key: Equatable {
+        case character(Character)
+        case up, down, pageUp, pageDown, home, end, enter, escape
+        case endOfInput
+    }
+
+    private var original = termios()
+    private let isTerminal: Bool
+    private var restored = true
+
+    init() {
+        isTerminal = isatty(STDIN_FILENO) == 1
+    }
+
+    /// Whether keys come from a terminal (else from a pipe, one byte a key).
+    var isInteractive: Bool { isTerminal }
+
+    func enableRawMode() {
+        guard isTerminal, tcgetattr(STDIN_FILENO, &original) == 0 else { return }
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN)
+        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
+        restored = false
+        write("\u{1B}[?25l")  // hide the cursor
+    }
+
+    func restore() {
+        guard isTerminal, !restored else { return }
+        restored = true
+        write("\u{1B}[?25h")
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+    }
+
+    /// Blocks for the next key.
+    func readKey() -> Key {
+        guard let byte = readByte() else { return .endOfInput }
+        switch byte {
+        case 0x1B:
+            guard isTerminal, let next = readByte(timeoutMilliseconds: 30) else { return .escape }
+            guard next == UInt8(ascii: "["), let code = readByte(timeoutMilliseconds: 30) else { return .escape }
+            switch code {
+            case UInt8(ascii: "A"): return .up
+            case UInt8(ascii: "B"): return .down
+            case UInt8(ascii: "H"): return .home
+            case UInt8(ascii: "F"): return .end
+            case UInt8(ascii: "5"), UInt8(ascii: "6"):
+                _ = readByte(timeoutMilliseconds: 30)  // the trailing "~"
+                return code == UInt8(ascii: "5") ? .pageUp : .pageDown
+            default: return .escape
+            }
+        case 0x0D, 0x0A: return .enter
+        case 0x03: return .character("q")  // Ctrl-C in raw mode: quit and save
+        default: return .character(Character(Unicode.Scalar(byte)))
+        }
+    }
+
+    /// Reads a line (for prompts such as "go to page"), echoing what is typed.
+    func readLine(prompt: String) -> String {
+        write(prompt)
+        var text = ""
+        while true {
+            let key = readKey()
+            switch key {
+            case .enter, .endOfInput: return text
+            case .escape: return ""
+            case .character(let c) where c == "\u{7F}" || c == "\u{08}":
+                if !text.isEmpty {
+                    text.removeLast()
+                    write("\u{08} \u{08}")
+                }
+            case .character(let c):
+                text.append(c)
+                write(String(c))
+            default: continue
+            }
+        }
+    }
+
+    func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Clears the screen on a terminal; separates frames with a rule when piped.
+    func clearScreen() {
+        write(isTerminal ? "\u{1B}[2J\u{1B}[H" : "\n")
+    }
+
+    private func readByte(timeoutMilliseconds: Int32? = nil) -> UInt8? {
+        if let timeoutMilliseconds {
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return nil }
+        }
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count == 1 { return byte }
+            if count < 0, errno == EINTR { continue }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+
+@main
+struct PostFeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "postfeed",
+        abstract: "Read a feed of posts page by page, with images cached and your place kept between runs.",
+        discussion: """
+            Without --base-url, postfeed starts its built-in fixture backend on a loopback port,
+            so the first run needs no setup. Each list mode (infinite scroll, numbered pages)
+            keeps its place in Cache/State/, and images are cached in memory and in
+            Cache/ImageCache/.
+
+            Examples:
+              postfeed list --pages 2          the next two pages of the infinite feed
+              postfeed page 3                  page 3 of the numbered mode
+              postfeed mode paged              switch modes, keeping your place
+              postfeed show 42                 one post in full, with its image
+              postfeed browse                  read interactively
+              postfeed --base-url http://localhost:3000 --api json-server list
+            """,
+        version: "1.0.0",
+        subcommands: [
+            Browse.self, List.self, PageCommand.self, Mode.self, Show.self, StateCommand.self,
+            CacheCommand.self, Serve.self, Bench.self,
+        ],
+        defaultSubcommand: List.self
+    )
+}
