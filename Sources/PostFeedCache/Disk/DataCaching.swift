@@ -1,0 +1,40 @@
+import Foundation
+
+/// A persistent key → bytes cache with metadata, as used by the image pipeline and the
+/// page cache.
+///
+/// The contract every implementation must keep:
+/// - **Thread-safe**: any method may be called from any thread or task at any time.
+/// - **Crash-safe**: a process killed at any instant (even `kill -9` mid-write) never
+///   leaves a torn entry visible; the entry is either the old one, the new one, or absent.
+/// - **Never returns a torn or corrupt entry**: an entry that fails verification is
+///   removed, counted and reported as a miss (`nil`).
+/// - **Shareable**: several processes may use one directory at once; none loses another's
+///   valid entries or reads them half-written.
+/// - **Degrades, never crashes**: when the disk refuses writes, reads keep working and
+///   writes fail with a ``DiskCacheError`` (see ``DiskCache`` for exactly how).
+public protocol DataCaching: Sendable {
+    /// The entry for `key`, or `nil` when there is none or it was corrupt (then it is
+    /// removed). Expired entries are returned too: check ``DiskCacheEntry/isExpired(at:)``.
+    func entry(forKey key: String) -> DiskCacheEntry?
+
+    /// Stores `data` under `key`, replacing any entry, atomically.
+    func store(_ data: Data, metadata: CacheEntryMetadata, forKey key: String) throws
+
+    /// Adopts a body already streamed into `temporaryFile` as the entry for `key`, without
+    /// reading it into memory. The cache takes ownership of the file: it is moved into the
+    /// cache on success and deleted on failure. Put it on the same file system as the
+    /// cache (``DiskCache/temporaryDirectory``) so adoption is a rename, not a copy.
+    func storeFile(at temporaryFile: URL, metadata: CacheEntryMetadata, forKey key: String) throws
+
+    /// Changes the metadata of an existing entry atomically, e.g. a `304 Not Modified`
+    /// refreshing `expiresAt`. `update` may run more than once if another writer replaces
+    /// the entry meanwhile; it must only change the metadata it is given.
+    func updateMetadata(forKey key: String, _ update: (inout CacheEntryMetadata) -> Void) throws
+
+    /// Removes the entry for `key`, if any.
+    func removeEntry(forKey key: String)
+
+    /// Removes every entry.
+    func removeAll() throws
+}

@@ -1,0 +1,234 @@
+import Crypto
+import Foundation
+import Synchronization
+
+extension DiskCache {
+    // MARK: DataCaching writes
+
+    public func store(_ data: Data, metadata: CacheEntryMetadata, forKey key: String) throws {
+        guard beginWrite() else { return }
+        try recordingWriteOutcome {
+            let name = CacheLayout.name(forKey: key)
+            let trailer = try makeTrailer(bodyLength: data.count, bodyChecksum: EntryCodec.checksum(data),
+                                          metadata: metadata, key: key, name: name)
+            let size = data.count + trailer.count
+            try checkEntrySize(size, key: key, name: name)
+            _ = try writeAndCommit(name: name, key: key, size: size, replacing: nil) { file throws(SystemCallError) in
+                try file.write(data, at: 0)
+                try file.write(trailer, at: data.count)
+            }
+        }
+    }
+
+    public func storeFile(at temporaryFile: URL, metadata: CacheEntryMetadata, forKey key: String) throws {
+        let sourcePath = temporaryFile.standardizedFileURL.path
+        guard beginWrite() else {
+            FileSystem.remove(sourcePath)
+            return
+        }
+        do {
+            try recordingWriteOutcome {
+                try adopt(sourcePath, metadata: metadata, key: key)
+            }
+        } catch {
+            FileSystem.remove(sourcePath)
+            throw error
+        }
+        FileSystem.remove(sourcePath)  // still there only if the write was refused and swallowed
+    }
+
+    public func updateMetadata(forKey key: String, _ update: (inout CacheEntryMetadata) -> Void) throws {
+        guard beginWrite() else { return }
+        try recordingWriteOutcome {
+            let name = CacheLayout.name(forKey: key)
+            let path = layout.entryPath(forName: name)
+            // Compare-and-swap: the rewrite commits only over the very file it was read
+            // from, so a concurrent `store` of a newer body is never overwritten with the
+            // old one. On a conflict, read again and reapply.
+            for _ in 0..<5 {
+                let (entry, footer, identity) = try readForUpdate(path: path, name: name, key: key)
+                var metadata = entry.metadata
+                update(&metadata)
+                let body = entry.data
+                let trailer = try makeTrailer(bodyLength: body.count, bodyChecksum: footer.bodyChecksum,
+                                              metadata: metadata, key: key, name: name)
+                let committed = try writeAndCommit(
+                    name: name, key: key, size: body.count + trailer.count, replacing: identity
+                ) { file throws(SystemCallError) in
+                    try file.write(body, at: 0)
+                    try file.write(trailer, at: body.count)
+                }
+                if committed { return }
+            }
+            throw DiskCacheError(.ioFailure, path: path, key: key,
+                                 reason: "the entry kept changing while its metadata was updated; try again")
+        }
+    }
+
+    // MARK: Steps
+
+    /// The metadata as stored: keyed by `key`, with `expiresAt` defaulted.
+    private func prepared(_ metadata: CacheEntryMetadata, key: String) -> CacheEntryMetadata {
+        var metadata = metadata
+        metadata.key = key
+        if metadata.expiresAt == nil {
+            metadata.expiresAt = metadata.storedAt.addingTimeInterval(configuration.defaultTTL.timeInterval)
+        }
+        return metadata
+    }
+
+    private func makeTrailer(bodyLength: Int, bodyChecksum: [UInt8], metadata: CacheEntryMetadata,
+                             key: String, name: String) throws -> Data {
+        do {
+            return try EntryCodec.trailer(bodyLength: bodyLength, bodyChecksum: bodyChecksum,
+                                          metadata: prepared(metadata, key: key))
+        } catch {
+            throw DiskCacheError(.ioFailure, path: layout.entryPath(forName: name), key: key,
+                                 reason: "metadata cannot be encoded: \(error)")
+        }
+    }
+
+    /// Refuses entries a trim could not make room for.
+    private func checkEntrySize(_ size: Int, key: String, name: String) throws {
+        let limit = configuration.lowWaterMark
+        guard size <= limit else {
+            throw DiskCacheError(.entryTooLarge, path: layout.entryPath(forName: name), key: key,
+                                 reason: "\(size) bytes, the cache keeps entries up to \(limit) bytes")
+        }
+    }
+
+    /// Reads and verifies the current entry for an update; a corrupt one is removed.
+    private func readForUpdate(path: String, name: String, key: String) throws -> (DiskCacheEntry, EntryFooter, FileIdentity) {
+        guard let file = try? SystemFile.open(path, flags: O_RDONLY), let status = try? file.status() else {
+            throw DiskCacheError(.entryNotFound, path: path, key: key, reason: "no entry file")
+        }
+        let identity = FileIdentity(status)
+        do {
+            let (entry, footer) = try EntryCodec.read(file, size: Int(status.st_size), expectedName: name)
+            return (entry, footer, identity)
+        } catch {
+            removeCorruptEntry(at: path, identity: identity)
+            throw DiskCacheError(.entryNotFound, path: path, key: key,
+                                 reason: "the entry was corrupt (\(error)) and has been removed")
+        }
+    }
+
+    /// Adopts a streamed body: hashes it in chunks, appends the trailer in place, syncs,
+    /// and renames it over the entry. A file on another file system is copied instead.
+    private func adopt(_ sourcePath: String, metadata: CacheEntryMetadata, key: String) throws {
+        let name = CacheLayout.name(forKey: key)
+        let file: SystemFile
+        let status: stat
+        let bodyChecksum: [UInt8]
+        do throws(SystemCallError) {
+            file = try SystemFile.open(sourcePath, flags: O_RDWR)
+            status = try file.status()
+            guard FileSystem.isRegularFile(status) else {
+                throw SystemCallError(operation: "open", path: sourcePath, errno: EINVAL)
+            }
+            var hasher = SHA256()
+            var offset = 0
+            let bodyLength = Int(status.st_size)
+            while offset < bodyLength {
+                let chunk = try file.read(count: min(1 << 20, bodyLength - offset), at: offset)
+                hasher.update(data: chunk)
+                offset += chunk.count
+            }
+            bodyChecksum = Array(hasher.finalize())
+        } catch {
+            throw DiskCacheError(.temporaryFileUnavailable, path: sourcePath, key: key, errno: error.errno,
+                                 reason: "\(error.operation): \(error.message)")
+        }
+        let bodyLength = Int(status.st_size)
+        let trailer = try makeTrailer(bodyLength: bodyLength, bodyChecksum: bodyChecksum,
+                                      metadata: metadata, key: key, name: name)
+        let size = bodyLength + trailer.count
+        try checkEntrySize(size, key: key, name: name)
+
+        let sameFileSystem = FileSystem.status(layout.directory).map { $0.st_dev == status.st_dev } ?? false
+        guard sameFileSystem else {
+            _ = try writeAndCommit(name: name, key: key, size: size, replacing: nil) { target throws(SystemCallError) in
+                var offset = 0
+                while offset < bodyLength {
+                    let chunk = try file.read(count: min(1 << 20, bodyLength - offset), at: offset)
+                    try target.write(chunk, at: offset)
+                    offset += chunk.count
+                }
+                try target.write(trailer, at: bodyLength)
+            }
+            return
+        }
+        do throws(SystemCallError) {
+            try file.write(trailer, at: bodyLength)
+            try file.setModificationTime(configuration.now())
+            try file.synchronize()
+            try FileSystem.makeDirectory(layout.folder(forName: name))
+        } catch {
+            throw DiskCacheError(error, key: key)
+        }
+        _ = try commit(sourcePath, name: name, size: size, key: key, replacing: nil)
+    }
+
+    /// Writes a new temporary file beside the entry with `fill`, stamps its last use,
+    /// syncs it and commits it. Returns `false` when `replacing` no longer matches.
+    private func writeAndCommit(
+        name: String, key: String, size: Int, replacing expected: FileIdentity?,
+        fill: (SystemFile) throws(SystemCallError) -> Void
+    ) throws -> Bool {
+        let temporaryPath = layout.temporaryPath(forName: name)
+        do throws(SystemCallError) {
+            try FileSystem.makeDirectory(layout.folder(forName: name))
+            let file = try SystemFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL)
+            try fill(file)
+            try file.setModificationTime(configuration.now())
+            try file.synchronize()
+        } catch {
+            FileSystem.remove(temporaryPath)
+            throw DiskCacheError(error, key: key)
+        }
+        do {
+            let committed = try commit(temporaryPath, name: name, size: size, key: key, replacing: expected)
+            if !committed { FileSystem.remove(temporaryPath) }
+            return committed
+        } catch {
+            FileSystem.remove(temporaryPath)
+            throw error
+        }
+    }
+
+    /// Renames a finished file over the entry under the lock, updates the shared size
+    /// ledger, and trims when the write took the total past the limit.
+    ///
+    /// With `replacing` set, commits only if the entry is still that very file.
+    private func commit(_ finishedPath: String, name: String, size: Int, key: String,
+                        replacing expected: FileIdentity?) throws -> Bool {
+        let path = layout.entryPath(forName: name)
+        return try lock.withExclusiveAccess { ledger in
+            var current = ledger ?? recount()
+            let previous = FileSystem.status(path)
+            if let expected {
+                guard let previous, FileIdentity(previous) == expected else { return false }
+            }
+            do throws(SystemCallError) {
+                try FileSystem.rename(finishedPath, to: path)
+            } catch {
+                // ENOENT here means our finished file vanished, not that the disk refuses.
+                throw error.errno == ENOENT
+                    ? DiskCacheError(.ioFailure, path: finishedPath, key: key, errno: error.errno,
+                                     reason: "the finished file vanished before it was renamed into place")
+                    : DiskCacheError(error, key: key)
+            }
+            if let previous {
+                current.bytes -= Int64(previous.st_size)
+            } else {
+                current.entries += 1
+            }
+            current.bytes += Int64(size)
+            if current.bytes > Int64(configuration.sizeLimit) {
+                current = trimLocked(protecting: path).ledger
+            }
+            ledger = current
+            return true
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Synchronization
+
+/// A ``DataCaching`` cache in a directory: one self-validating file per entry, shared
+/// safely by threads and processes.
+///
+/// ```swift
+/// let cache = try DiskCache(directory: root.appending(path: "ImageCache"))
+/// let now = Date()
+/// try cache.store(bytes, metadata: .init(key: url, etag: etag, storedAt: now), forKey: url)
+/// if let entry = cache.entry(forKey: url), !entry.isExpired(at: now) { use(entry.data) }
+/// ```
+///
+/// **Files.** An entry lives at `<directory>/<h[0..<2]>/<h>`, `h` being the SHA-256 hex of
+/// its key, as one file: body, metadata JSON, 88-byte footer with lengths and checksums
+/// (see the format in `EntryFooter.swift`). A read checks everything and treats any defect
+/// — truncation, flipped bits, foreign or future-version files — as a miss, removing the
+/// file.
+///
+/// **Writes** go to a temporary file beside the entry, are `fsync`ed, then renamed over
+/// the entry: a process killed at any instant leaves the old entry or the new one, never
+/// a torn one; its temporary file is swept once older than
+/// ``Configuration/staleTemporaryFileAge``.
+///
+/// **Size.** A ledger in the lock file tracks the directory's total bytes across
+/// processes; the write that takes it past ``Configuration/sizeLimit`` trims least
+/// recently used entries down to ``Configuration/lowWaterRatio`` of the limit. Last use is
+/// the file's mtime, set on write and refreshed by reads (at most once per
+/// ``Configuration/accessTimeResolution``).
+///
+/// **Processes.** Renames, unlinks and trims hold an exclusive `flock` on `.lock`;
+/// reads take no lock at all, so sweeps never block readers.
+///
+/// **Expiry.** Entries stored without `expiresAt` get `storedAt` + ``Configuration/defaultTTL``.
+/// Expired entries are still returned (the caller revalidates or reads offline);
+/// ``prune()`` deletes them once past the ``Configuration/expiredEntryGracePeriod``.
+///
+/// **A disk that refuses writes** (read-only, permissions, full): the first refused
+/// write throws a ``DiskCacheError`` (``DiskCacheError/Code/notWritable`` or
+/// ``DiskCacheError/Code/diskFull``), ``isWritable`` turns `false` and the
+/// ``Configuration/warningHandler`` is called once. Until ``Configuration/writeRetryInterval``
+/// has passed, writes return without writing or throwing (counted in
+/// ``Statistics/skippedWrites``); then one is tried again, and success turns
+/// ``isWritable`` back on. Reads keep working throughout, so the caller carries on with
+/// its memory cache.
+public final class DiskCache: DataCaching {
+    /// The directory this cache owns.
+    public let directory: URL
+    /// Limits, ages and the clock.
+    public let configuration: Configuration
+
+    let layout: CacheLayout
+    let lock: CacheLock
+    let state = Mutex(RuntimeState())
+
+    /// This instance's counters and write availability.
+    struct RuntimeState {
+        var hits = 0
+        var misses = 0
+        var corruptEntriesRemoved = 0
+        var writes = 0
+        var skippedWrites = 0
+        var failedWrites = 0
+        /// When the disk last refused a write; `nil` while writable.
+        var unwritableSince: Date?
+    }
+
+    /// Opens (creating if needed) the cache in `directory`.
+    ///
+    /// - Throws: ``DiskCacheError/Code/directoryUnavailable`` when `directory` is not a
+    ///   file URL, or does not exist and cannot be created (e.g. a path under a regular
+    ///   file). A directory that exists but refuses writes does not throw: the cache opens
+    ///   read-only with ``isWritable`` `false` and one warning.
+    public init(directory: URL, configuration: Configuration = .init()) throws {
+        guard directory.isFileURL else {
+            throw DiskCacheError(.directoryUnavailable, path: directory.absoluteString,
+                                 reason: "not a file URL")
+        }
+        self.directory = directory
+        self.configuration = configuration
+        layout = CacheLayout(directory: directory)
+        lock = CacheLock(path: layout.lockPath)
+        do throws(SystemCallError) {
+            try FileSystem.makeDirectory(layout.directory)
+        } catch {
+            throw DiskCacheError(.directoryUnavailable, path: error.path, errno: error.errno,
+                                 reason: "\(error.operation): \(error.message)")
+        }
+        do throws(SystemCallError) {
+            try FileSystem.makeDirectory(layout.temporaryDirectory)
+            _ = try SystemFile.open(layout.lockPath, flags: O_RDWR | O_CREAT)
+        } catch {
+            let failure = DiskCacheError(error)
+            if failure.disablesWrites { _ = markUnwritable(failure, countsAsFailedWrite: false) }
+        }
+    }
+
+    /// Where to stream a download before ``storeFile(at:metadata:forKey:)`` adopts it: on
+    /// the cache's file system, so adoption is a rename. Files left here by a crash are
+    /// swept once stale.
+    ///
+    /// ```swift
+    /// let file = cache.temporaryDirectory.appending(path: UUID().uuidString)
+    /// try await client.download(url, to: file)
+    /// try cache.storeFile(at: file, metadata: metadata, forKey: url)
+    /// ```
+    public var temporaryDirectory: URL {
+        URL(fileURLWithPath: layout.temporaryDirectory, isDirectory: true)
+    }
+
+    /// Whether writes currently reach the disk; see "A disk that refuses writes" above.
+    public var isWritable: Bool {
+        state.withLock { $0.unwritableSince == nil }
+    }
+
+    // MARK: Reading
+
+    public func entry(forKey key: String) -> DiskCacheEntry? {
+        let name = CacheLayout.name(forKey: key)
+        let path = layout.entryPath(forName: name)
+        guard let file = try? SystemFile.open(path, flags: O_RDONLY),
+              let status = try? file.status() else {
+            state.withLock { $0.misses += 1 }
+            return nil
+        }
+        do {
+            let (entry, _) = try EntryCodec.read(file, size: Int(status.st_size), expectedName: name)
+            refreshLastUse(of: file, status: status)
+            state.withLock { $0.hits += 1 }
+            return entry
+        } catch {
+            removeCorruptEntry(at: path, identity: FileIdentity(status))
+            state.withLock { $0.misses += 1 }
+            return nil
+        }
+    }
+
+    /// Moves the file's mtime (the trim's "last used") to now, unless it is recent enough.
+    /// Failures are ignored: on a read-only disk, recency simply stops updating.
+    private func refreshLastUse(of file: SystemFile, status: stat) {
+        let now = configuration.now()
+        let lastUse = FileSystem.modificationDate(status)
+        guard now.timeIntervalSince(lastUse) >= configuration.accessTimeResolution.timeInterval else { return }
+        try? file.setModificationTime(now)
+    }
+
+    // MARK: Write availability
+
+    /// Whether a write should be attempted now; counts a skipped one.
+    func beginWrite() -> Bool {
+        let now = configuration.now()
+        let retry = configuration.writeRetryInterval.timeInterval
+        return state.withLock { state in
+            guard let since = state.unwritableSince, now.timeIntervalSince(since) < retry else { return true }
+            state.skippedWrites += 1
+            return false
+        }
+    }
+
+    /// Runs a write, keeping ``isWritable`` and the counters in step with its outcome.
+    /// A refusal throws only when it newly makes the cache unwritable ("once per
+    /// condition"); a retry refused again is swallowed and counted.
+    func recordingWriteOutcome(_ write: () throws -> Void) throws {
+        do {
+            try write()
+            state.withLock { state in
+                state.writes += 1
+                state.unwritableSince = nil
+            }
+        } catch let error as DiskCacheError where error.disablesWrites {
+            if markUnwritable(error) { throw error }
+        }
+    }
+
+    /// Records a refusal; returns `true` (and warns) when the cache was writable until now.
+    func markUnwritable(_ error: DiskCacheError, countsAsFailedWrite: Bool = true) -> Bool {
+        let now = configuration.now()
+        let isNew = state.withLock { state in
+            if countsAsFailedWrite { state.failedWrites += 1 }
+            defer { state.unwritableSince = now }
+            return state.unwritableSince == nil
+        }
+        if isNew { configuration.warningHandler(error) }
+        return isNew
+    }
+}

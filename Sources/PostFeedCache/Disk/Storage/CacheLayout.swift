@@ -1,0 +1,73 @@
+import Crypto
+import Foundation
+
+/// Where a disk cache keeps each file.
+///
+/// ```
+/// <directory>/
+///   .lock                      flock target for commits and trims; holds the size ledger
+///   .tmp/                      streamed downloads before `storeFile` adopts them
+///   3f/                        fan-out folder: first two hex digits of the name
+///     3f9a…c1                  an entry: SHA-256 hex of its key (64 characters)
+///     .3f9a…c1.<pid>.<rand>.tmp   an entry being written (renamed into place when done)
+/// ```
+///
+/// One level of 256 folders keeps each folder small (≈ 400 files at 100 000 entries)
+/// without a second `mkdir` per entry; no index is consulted on lookup: the path follows
+/// from the key.
+struct CacheLayout: Sendable {
+    let directory: String
+
+    init(directory: URL) {
+        self.directory = directory.standardizedFileURL.path
+    }
+
+    var lockPath: String { directory + "/.lock" }
+    var temporaryDirectory: String { directory + "/.tmp" }
+
+    /// The entry's file name: SHA-256 of the key's UTF-8 bytes, lowercase hex.
+    static func name(forKey key: String) -> String {
+        SHA256.hash(data: Data(key.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    func folder(forName name: String) -> String {
+        directory + "/" + name.prefix(2)
+    }
+
+    func entryPath(forKey key: String) -> String {
+        entryPath(forName: Self.name(forKey: key))
+    }
+
+    func entryPath(forName name: String) -> String {
+        folder(forName: name) + "/" + name
+    }
+
+    /// A fresh temporary name next to the entry, unique across processes and threads.
+    func temporaryPath(forName name: String) -> String {
+        folder(forName: name) + "/." + name + "." + String(getpid()) + "."
+            + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+    }
+
+    /// `3f`, a fan-out folder name.
+    static func isFolderName(_ name: String) -> Bool {
+        name.utf8.count == 2 && name.utf8.allSatisfy(isLowercaseHexDigit)
+    }
+
+    /// 64 lowercase hex digits: an entry.
+    static func isEntryName(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy(isLowercaseHexDigit)
+    }
+
+    /// A dot file ending in `.tmp`: a write in progress or left by a crash.
+    static func isTemporaryName(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(".tmp")
+    }
+
+    private static func isLowercaseHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+    }
+}

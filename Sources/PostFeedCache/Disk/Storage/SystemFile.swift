@@ -1,0 +1,170 @@
+import Foundation
+
+/// A failed system call: the operation, the file and `errno`, kept together so the
+/// public error can say what failed where (sqlite-nio keeps code *and* message likewise).
+struct SystemCallError: Error {
+    var operation: String
+    var path: String
+    var errno: Int32
+
+    var message: String { String(cString: strerror(errno)) }
+}
+
+/// Which file a path pointed to when it was opened or listed. Two identities are equal
+/// only for the very same file, so "unlink only if it is still the file I read" is exact.
+struct FileIdentity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+}
+
+/// An open file descriptor that closes itself. Thin, throwing wrappers over the POSIX
+/// calls the disk cache needs (Foundation's `FileHandle` has no `fsync`-then-rename,
+/// `flock` or `futimens`).
+final class SystemFile {
+    let descriptor: Int32
+    let path: String
+
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { close(descriptor) }
+
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(SystemCallError) -> SystemFile {
+        while true {
+            let descriptor = Glibc.open(path, flags | O_CLOEXEC, mode)
+            if descriptor >= 0 { return SystemFile(descriptor: descriptor, path: path) }
+            if errno != EINTR { throw SystemCallError(operation: "open", path: path, errno: errno) }
+        }
+    }
+
+    func status() throws(SystemCallError) -> stat {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw SystemCallError(operation: "fstat", path: path, errno: errno)
+        }
+        return status
+    }
+
+    /// Reads exactly `count` bytes at `offset`; fewer means the file shrank underneath.
+    func read(count: Int, at offset: Int) throws(SystemCallError) -> Data {
+        var data = Data(count: count)
+        var done = 0
+        var failure: Int32 = 0
+        data.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while done < count {
+                let result = pread(descriptor, base + done, count - done, off_t(offset + done))
+                if result > 0 { done += result; continue }
+                if result == 0 { failure = EIO; return }  // end of file before `count`
+                if errno != EINTR { failure = errno; return }
+            }
+        }
+        if failure != 0 { throw SystemCallError(operation: "read", path: path, errno: failure) }
+        return data
+    }
+
+    /// Writes all of `data` at `offset`.
+    func write(_ data: Data, at offset: Int) throws(SystemCallError) {
+        var done = 0
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while done < buffer.count {
+                let result = pwrite(descriptor, base + done, buffer.count - done, off_t(offset + done))
+                if result > 0 { done += result; continue }
+                if result == 0 { failure = EIO; return }
+                if errno != EINTR { failure = errno; return }
+            }
+        }
+        if failure != 0 { throw SystemCallError(operation: "write", path: path, errno: failure) }
+    }
+
+    /// Flushes data and metadata to the device, so a rename after it never exposes a
+    /// file whose blocks are not on disk yet.
+    func synchronize() throws(SystemCallError) {
+        guard fsync(descriptor) == 0 else {
+            throw SystemCallError(operation: "fsync", path: path, errno: errno)
+        }
+    }
+
+    /// Sets access and modification time; the disk cache uses mtime as "last used".
+    func setModificationTime(_ date: Date) throws(SystemCallError) {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let nanoseconds = (date.timeIntervalSince1970 - seconds) * 1e9
+        let time = timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))
+        let times = [time, time]
+        guard futimens(descriptor, times) == 0 else {
+            throw SystemCallError(operation: "futimens", path: path, errno: errno)
+        }
+    }
+
+    /// Blocks until this open file holds an exclusive `flock`. Released by `close`.
+    func lockExclusively() throws(SystemCallError) {
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno != EINTR { throw SystemCallError(operation: "flock", path: path, errno: errno) }
+        }
+    }
+}
+
+/// Path-based POSIX calls.
+enum FileSystem {
+    /// `lstat`, or `nil` when the path does not exist (or cannot be examined).
+    static func status(_ path: String) -> stat? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status : nil
+    }
+
+    static func isDirectory(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFDIR }
+    static func isRegularFile(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFREG }
+
+    static func modificationDate(_ status: stat) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)
+            + TimeInterval(status.st_mtim.tv_nsec) / 1e9)
+    }
+
+    /// Creates `path` and its missing parents; an existing directory is fine.
+    static func makeDirectory(_ path: String) throws(SystemCallError) {
+        if let existing = status(path) {
+            if isDirectory(existing) { return }
+            throw SystemCallError(operation: "mkdir", path: path, errno: ENOTDIR)
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeDirectory(parent) }
+        if mkdir(path, 0o755) != 0, errno != EEXIST {
+            throw SystemCallError(operation: "mkdir", path: path, errno: errno)
+        }
+    }
+
+    static func rename(_ source: String, to destination: String) throws(SystemCallError) {
+        guard Glibc.rename(source, destination) == 0 else {
+            throw SystemCallError(operation: "rename", path: destination, errno: errno)
+        }
+    }
+
+    /// Unlinks `path`; a file already gone counts as removed.
+    @discardableResult
+    static func remove(_ path: String) -> Bool {
+        unlink(path) == 0 || errno == ENOENT
+    }
+
+    /// Names in a directory, without `.` and `..`; empty when it cannot be listed.
+    static func contents(ofDirectory path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
