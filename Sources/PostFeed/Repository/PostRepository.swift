@@ -1,28 +1,18 @@
 import Foundation
 import PostFeedHTTP
 
-/// How a page request may use the page cache.
-public enum PageCachePolicy: Sendable, Hashable {
-    /// A fresh cached page is returned without a request; an expired one is revalidated
-    /// with `If-None-Match`; when the network fails a cached page is returned marked stale.
-    case useCache
-    /// Always ask the server (conditionally when a cached copy exists); fall back to the
-    /// stale cached page when the network fails.
-    case revalidate
-    /// Ask the server unconditionally and replace the cached page (refresh).
-    case reload
-    /// Never touch the network: the cached page or `RepositoryError` `.notCached`.
-    case cacheOnly
-}
-
 /// Pages and posts of one backend. Both list modes read through one instance.
 ///
-/// Contract: thread-safe; errors are ``RepositoryError`` and name the URL, the page and
-/// what to do; a page is decoded with the backend description's conventions.
+/// Contract: thread-safe (call from any task, any number of times at once); errors are
+/// ``RepositoryError`` and name the URL, the page and what to do; a page is decoded with
+/// the backend description's conventions, and its ``Page/nextKey`` is `nil` exactly when
+/// one of the backend's end signals says the list is over.
+///
+/// ``HTTPPostRepository`` is the implementation over HTTP with a disk page cache.
 public protocol PostRepository: Sendable {
     /// The backend this repository reads, with its pagination conventions.
     var backend: BackendDescription { get }
-    /// Posts per page (1…100).
+    /// Posts per page (1…``BackendDescription/maximumPageSize``).
     var pageSize: Int { get }
     /// The key of the first page.
     var firstPageKey: PageKey { get }
@@ -30,9 +20,25 @@ public protocol PostRepository: Sendable {
     /// (page numbers, offsets); `nil` for cursor and link styles, which must be walked.
     func pageKey(forPageNumber number: Int) -> PageKey?
     /// Fetches one page.
+    ///
+    /// - Throws: `.pageOutOfRange` for a page past the end, `.network` when nothing came
+    ///   back and no cached copy could stand in, `.httpStatus`, `.decoding`, `.notCached`
+    ///   (``PageCachePolicy/cacheOnly``), `.badConfiguration` for a key of another style.
     func page(_ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority) async throws(RepositoryError) -> Page
     /// Fetches one post by id (the detail view).
     func post(id: Int, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post
     /// Forgets every cached page of this backend (refresh).
     func invalidateCachedPages() async
+}
+
+extension PostRepository {
+    /// Fetches one page using the cache (``PageCachePolicy/useCache``), at normal priority.
+    public func page(_ key: PageKey) async throws(RepositoryError) -> Page {
+        try await page(key, cachePolicy: .useCache, priority: .normal)
+    }
+
+    /// Fetches one post using the cache (``PageCachePolicy/useCache``).
+    public func post(id: Int) async throws(RepositoryError) -> Post {
+        try await post(id: id, cachePolicy: .useCache)
+    }
 }

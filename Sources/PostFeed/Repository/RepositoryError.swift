@@ -3,10 +3,16 @@ import PostFeedHTTP
 
 /// Why the repository could not return a page or a post. Each message names the URL or the
 /// page and says what to do.
+///
+/// ```swift
+/// do { page = try await repository.page(.number(99)) }
+/// catch where error.code == .pageOutOfRange { showLastPage() }
+/// ```
 public struct RepositoryError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure. Compare with the static members (`.network`, `.pageOutOfRange`, …).
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         fileprivate enum Base: String, Sendable, Hashable {
-            case network, httpStatus, pageOutOfRange, decoding, notCached, notFound, badConfiguration
+            case network, httpStatus, pageOutOfRange, decoding, notCached, notFound, badConfiguration, cancelled
         }
         fileprivate let base: Base
         /// The transfer failed and no cached copy could stand in; see ``RepositoryError/underlying``.
@@ -23,9 +29,13 @@ public struct RepositoryError: Error, Sendable, CustomStringConvertible {
         public static let notFound = Code(base: .notFound)
         /// The backend description cannot express the request.
         public static let badConfiguration = Code(base: .badConfiguration)
+        /// The calling task was cancelled; nothing is wrong with the backend.
+        public static let cancelled = Code(base: .cancelled)
+        /// The code's name, e.g. `pageOutOfRange`.
         public var description: String { base.rawValue }
     }
 
+    /// The kind of failure.
     public let code: Code
     /// The URL involved, when there was one.
     public let url: URL?
@@ -36,6 +46,7 @@ public struct RepositoryError: Error, Sendable, CustomStringConvertible {
     /// The HTTP error underneath, for `.network` and `.httpStatus`.
     public let underlying: HTTPClientError?
 
+    /// Makes an error; `message` should name what failed and, where it helps, what to do.
     public init(_ code: Code, url: URL?, page: PageKey?, message: String, underlying: HTTPClientError? = nil) {
         self.code = code
         self.url = url
@@ -44,10 +55,11 @@ public struct RepositoryError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// The message, followed by the page and the URL when the message does not name them.
     public var description: String {
         var parts: [String] = []
-        if let page { parts.append(page.description) }
-        if let url { parts.append(url.absoluteString) }
+        if let page, !message.contains(page.description) { parts.append(page.description) }
+        if let url, !message.contains(url.absoluteString) { parts.append(url.absoluteString) }
         let context = parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
         return "\(message)\(context)"
     }

@@ -1,0 +1,157 @@
+import Foundation
+
+// MARK: - Config file format
+//
+// A backend config file is one JSON object. Every field but `baseURL` is optional;
+// `preset` starts from a preset and the other fields override it.
+//
+// ```json
+// {
+//   "name": "my-api",
+//   "preset": "dummyjson",
+//   "baseURL": "http://localhost:3000",
+//   "postsPath": "/posts",
+//   "postPath": "/posts/{id}",
+//   "pagination": {"style": "offset", "offset": "skip", "limit": "limit"},
+//   "items": "posts",
+//   "total": {"header": "X-Total-Count", "bodyField": "total"},
+//   "end": ["totalReached", "shortPage", {"flagFalse": "hasMore"}, {"fieldNull": "next"}],
+//   "fields": {"image": ["thumbnail"], "author": "userId"},
+//   "maximumPageSize": 100,
+//   "// comment": "keys starting with // are ignored"
+// }
+// ```
+//
+// | field | meaning | default without a preset |
+// |---|---|---|
+// | `name` | identifies the backend in list state | the preset's, else `custom` |
+// | `preset` | `postfeed`, `postfeed-cursor`, `json-server`, `json-server-v1`, `dummyjson` | none |
+// | `baseURL` | `http` or `https` server root (the `baseURL:` argument overrides it) | required |
+// | `postsPath` | path of the list, may carry a fixed query (`/posts?userId=1`) | `/posts` |
+// | `postPath` | path of one post with `{id}`; `null` for none | none |
+// | `pagination` | an object, or just the style name as a string, see below | required |
+// | `items` | key or dotted path of the item array; `""` or `null` when the body is the array | the body |
+// | `total` | `{"header": …, "bodyField": …}`, either or both; `null` for none | none |
+// | `end` | end-of-list signals, any of which ends the list | `["totalReached", "shortPage"]` |
+// | `fields` | per part (`id`, `title`, `body`, `author`, `image`, `createdAt`, `popularity`) a field name or a list of fallbacks | see ``FieldMapping`` |
+// | `maximumPageSize` | the largest page size the backend accepts | `100` |
+//
+// Pagination styles and their parameter names (defaults in brackets):
+// - `{"style": "page", "page": ["page"], "limit": ["limit"]}`: `?page=N&limit=M`, N from 1
+// - `{"style": "offset", "offset": ["offset"], "limit": ["limit"]}`: `?offset=S&limit=M`
+// - `{"style": "cursor", "cursor": ["cursor"], "limit": ["limit"], "nextCursorField": ["nextCursor"]}`
+// - `{"style": "link", "limit": ["limit"]}`: GitHub style, follow `Link: <…>; rel="next"`;
+//   `"limit": null` sends no page size.
+//
+// End signals: `"linkWithoutNext"`, `"totalReached"`, `"shortPage"`, `{"flagFalse": "field"}`
+// (also written `"flagFalse:field"`), `{"fieldNull": "field"}` (`"fieldNull:field"`).
+
+extension BackendDescription {
+    /// Reads a backend description from a JSON config file (format above).
+    ///
+    /// ```swift
+    /// let backend = try BackendDescription.load(from: URL(fileURLWithPath: "dummyjson.json"))
+    /// ```
+    /// - Parameter baseURL: overrides the file's `baseURL` (e.g. from a `--base-url` flag).
+    /// - Throws: ``BackendConfigurationError`` naming the file and the field at fault.
+    public static func load(from file: URL, baseURL: URL? = nil) throws(BackendConfigurationError) -> BackendDescription {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            let reason = (error as? CocoaError)?.code == .fileReadNoSuchFile ? "no such file" : "cannot be read (\(error.localizedDescription))"
+            throw BackendConfigurationError(file: file, field: nil, message: "\(reason); pass a backend config file (JSON)")
+        }
+        return try BackendDescription(configuration: data, file: file, baseURL: baseURL)
+    }
+
+    /// Reads a backend description from config-file JSON held in memory.
+    ///
+    /// - Parameters:
+    ///   - file: named in errors; `nil` when the JSON did not come from a file.
+    ///   - baseURL: overrides the JSON's `baseURL`.
+    public init(configuration data: Data, file: URL? = nil, baseURL: URL? = nil) throws(BackendConfigurationError) {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(data)
+        } catch {
+            throw BackendConfigurationError(file: file, field: nil, message: "not valid JSON (\(Self.describeJSONError(error)))")
+        }
+        self = try Self.parse(try ConfigObject(json, path: "", file: file), baseURL: baseURL)
+    }
+
+    static let topLevelKeys = [
+        "name", "preset", "baseURL", "postsPath", "postPath", "pagination", "items", "total", "end", "fields",
+        "maximumPageSize",
+    ]
+
+    static func parse(_ root: ConfigObject, baseURL override: URL?) throws(BackendConfigurationError) -> BackendDescription {
+        try root.rejectUnknownKeys(topLevelKeys)
+        let baseURL: URL
+        if let override { baseURL = override } else { baseURL = try parseBaseURL(root) }
+        try validateBaseURL(baseURL, in: root)
+
+        var description: BackendDescription
+        if let presetName = try root.string("preset") {
+            do throws(BackendConfigurationError) {
+                description = try preset(presetName, baseURL: baseURL)
+            } catch {
+                throw root.error("preset", error.message)
+            }
+        } else {
+            guard root.has("pagination") else {
+                throw root.error("pagination", "missing; give a pagination object such as {\"style\": \"page\"}, or a \"preset\"")
+            }
+            description = BackendDescription(
+                name: "custom", baseURL: baseURL, postsPath: "/posts", postPath: nil,
+                pagination: .pageNumber(page: "page", limit: "limit"), items: .root, total: .unknown,
+                endSignals: [.totalReached, .shortPage])
+        }
+
+        if let name = try root.string("name") { description.name = name }
+        if let postsPath = try root.string("postsPath") {
+            guard postsPath.hasPrefix("/") else { throw root.error("postsPath", "must start with \"/\", got \"\(postsPath)\"") }
+            description.postsPath = postsPath
+        }
+        if root.members["postPath"] != nil {
+            let postPath = try root.string("postPath")
+            if let postPath, !postPath.hasPrefix("/") || !postPath.contains("{id}") {
+                throw root.error("postPath", "must start with \"/\" and contain \"{id}\", got \"\(postPath)\"")
+            }
+            description.postPath = postPath
+        }
+        if root.members["pagination"] != nil { description.pagination = try parsePagination(root) }
+        if root.members["items"] != nil {
+            let key = try root.possiblyEmptyString("items") ?? ""
+            description.items = key.isEmpty || key == "." ? .root : .key(key)
+        }
+        if root.members["total"] != nil { description.total = try parseTotal(root) }
+        if root.members["end"] != nil { description.endSignals = try parseEndSignals(root) }
+        if let fields = try root.object("fields") { description.fields = try parseFields(fields, base: description.fields) }
+        if let maximum = try root.integer("maximumPageSize") {
+            guard maximum >= 1 else { throw root.error("maximumPageSize", "must be at least 1, got \(maximum)") }
+            description.maximumPageSize = maximum
+        }
+        return description
+    }
+
+    private static func parseBaseURL(_ root: ConfigObject) throws(BackendConfigurationError) -> URL {
+        guard let text = try root.string("baseURL") else {
+            throw root.error("baseURL", "missing; give the server root, e.g. \"http://localhost:3000\"")
+        }
+        guard let url = URL(string: text) else { throw root.error("baseURL", "\"\(text)\" is not a URL") }
+        return url
+    }
+
+    private static func validateBaseURL(_ url: URL, in root: ConfigObject) throws(BackendConfigurationError) {
+        if let problem = baseURLProblem(url) { throw root.error("baseURL", problem) }
+    }
+
+    private static func describeJSONError(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Page keys and request URLs in this backend's pagination style.
+extension BackendDescription {
+    /// The key of the first page: page 1, offset 0, no cursor, or the posts path.
+    public var firstPageKey: PageKey {
+        switch pagination {
+        case .pageNumber: .number(1)
+        case .offset: .offset(0)
+        case .cursor: .cursor(nil)
+        case .linkHeader: .link(nil)
+        }
+    }
+
+    /// The key of 1-based page `number` at `pageSize` when the style can address it
+    /// directly (page numbers, offsets); `nil` for cursor and link styles, and for `number < 1`.
+    public func pageKey(forPageNumber number: Int, pageSize: Int) -> PageKey? {
+        guard number >= 1 else { return nil }
+        switch pagination {
+        case .pageNumber: return .number(number)
+        case .offset:
+            let (offset, overflow) = (number - 1).multipliedReportingOverflow(by: max(1, pageSize))
+            return overflow ? nil : .offset(offset)
+        case .cursor, .linkHeader: return nil
+        }
+    }
+
+    /// Checks `pageSize` against 1…``maximumPageSize``.
+    ///
+    /// - Throws: ``RepositoryError`` `.badConfiguration` saying the allowed range.
+    public func validatePageSize(_ pageSize: Int) throws(RepositoryError) {
+        guard (1...max(1, maximumPageSize)).contains(pageSize) else {
+            throw RepositoryError(
+                .badConfiguration, url: nil, page: nil,
+                message: "page size \(pageSize) is out of range for backend \(name); use 1…\(maximumPageSize)")
+        }
+    }
+
+    /// The list URL without pagination parameters: ``baseURL`` + ``postsPath``.
+    public var postsURL: URL? {
+        URL(string: Self.trimmingTrailingSlashes(baseURL.absoluteString) + postsPath)
+    }
+
+    /// The URL of one post from ``postPath``, or `nil` when the backend has none.
+    public func postURL(id: Int) -> URL? {
+        guard let postPath else { return nil }
+        let path = postPath.replacingOccurrences(of: "{id}", with: String(id))
+        return URL(string: Self.trimmingTrailingSlashes(baseURL.absoluteString) + path)
+    }
+
+    /// The request URL of the page `key` with `pageSize` posts.
+    ///
+    /// Query parameters are appended in a fixed order after any query already in
+    /// ``postsPath``, so one page always has one URL (the page cache's key).
+    /// - Throws: ``RepositoryError`` `.badConfiguration` when `key` is not of this
+    ///   backend's style, or the URL cannot be formed.
+    public func pageURL(for key: PageKey, pageSize: Int) throws(RepositoryError) -> URL {
+        let limit = String(pageSize)
+        var parameters: [(String, String)] = []
+        switch (pagination, key) {
+        case (.pageNumber(let page, let limitName), .number(let number)) where number >= 1:
+            parameters = [(page, String(number)), (limitName, limit)]
+        case (.offset(let offset, let limitName), .offset(let skip)) where skip >= 0:
+            parameters = [(limitName, limit), (offset, String(skip))]
+        case (.cursor(let cursorName, let limitName, _), .cursor(let cursor)):
+            if let cursor { parameters.append((cursorName, cursor)) }
+            parameters.append((limitName, limit))
+        case (.linkHeader(let limitName), .link(nil)):
+            if let limitName { parameters.append((limitName, limit)) }
+        case (.linkHeader, .link(let url?)):
+            return url
+        default:
+            throw RepositoryError(
+                .badConfiguration, url: postsURL, page: key,
+                message: "\(key) cannot be requested from backend \(name), which pages by \(pagination.summary)")
+        }
+        guard let base = postsURL, let url = Self.appending(parameters, to: base) else {
+            throw RepositoryError(
+                .badConfiguration, url: nil, page: key,
+                message: "cannot form a URL from base URL \(baseURL.absoluteString) and path \(postsPath)")
+        }
+        return url
+    }
+
+    /// Appends `name=value` pairs, percent-encoding everything but unreserved characters
+    /// (a cursor's `+` or `/` must reach the server as sent).
+    static func appending(_ parameters: [(String, String)], to url: URL) -> URL? {
+        guard !parameters.isEmpty else { return url }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        let encoded = parameters.map { "\(percentEncoded($0.0))=\(percentEncoded($0.1))" }.joined(separator: "&")
+        if let existing = components.percentEncodedQuery, !existing.isEmpty {
+            components.percentEncodedQuery = existing + "&" + encoded
+        } else {
+            components.percentEncodedQuery = encoded
+        }
+        return components.url
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+}
+
+extension PaginationStyle {
+    /// A few words for messages: `page numbers (page, limit)`.
+    var summary: String {
+        switch self {
+        case .pageNumber(let page, let limit): "page numbers (\(page), \(limit))"
+        case .offset(let offset, let limit): "offsets (\(offset), \(limit))"
+        case .cursor(let cursor, let limit, _): "cursors (\(cursor), \(limit))"
+        case .linkHeader: "Link header"
+        }
+    }
+}

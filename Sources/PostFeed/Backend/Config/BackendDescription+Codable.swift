@@ -1,0 +1,84 @@
+import Foundation
+
+/// `Codable` in the config-file format, every field written out, so an encoded
+/// description is also a valid config file and decodes to an equal description.
+extension BackendDescription: Codable {
+    public init(from decoder: any Decoder) throws {
+        let json = try JSONValue(from: decoder)
+        do {
+            self = try Self.parse(try ConfigObject(json, path: "", file: nil), baseURL: nil)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.description))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try configurationJSON.encode(to: encoder)
+    }
+
+    /// The description as a config-file object.
+    var configurationJSON: JSONValue {
+        var object: [String: JSONValue] = [
+            "name": .string(name),
+            "baseURL": .string(baseURL.absoluteString),
+            "postsPath": .string(postsPath),
+            "postPath": postPath.map(JSONValue.string) ?? .null,
+            "pagination": pagination.configurationJSON,
+            "items": {
+                switch items {
+                case .root: .string("")
+                case .key(let key): .string(key)
+                }
+            }(),
+            "end": .array(endSignals.map(\.configurationJSON)),
+            "fields": fields.configurationJSON,
+            "maximumPageSize": .integer(maximumPageSize),
+        ]
+        var total: [String: JSONValue] = [:]
+        if let header = self.total.header { total["header"] = .string(header) }
+        if let bodyField = self.total.bodyField { total["bodyField"] = .string(bodyField) }
+        object["total"] = total.isEmpty ? .null : .object(total)
+        return .object(object)
+    }
+}
+
+extension PaginationStyle {
+    var configurationJSON: JSONValue {
+        switch self {
+        case .pageNumber(let page, let limit):
+            .object(["style": .string("page"), "page": .string(page), "limit": .string(limit)])
+        case .offset(let offset, let limit):
+            .object(["style": .string("offset"), "offset": .string(offset), "limit": .string(limit)])
+        case .cursor(let cursor, let limit, let nextCursorField):
+            .object([
+                "style": .string("cursor"), "cursor": .string(cursor), "limit": .string(limit),
+                "nextCursorField": .string(nextCursorField),
+            ])
+        case .linkHeader(let limit):
+            .object(["style": .string("link"), "limit": limit.map(JSONValue.string) ?? .null])
+        }
+    }
+}
+
+extension EndSignal {
+    var configurationJSON: JSONValue {
+        switch self {
+        case .linkWithoutNext: .string("linkWithoutNext")
+        case .totalReached: .string("totalReached")
+        case .shortPage: .string("shortPage")
+        case .flagFalse(let field): .object(["flagFalse": .string(field)])
+        case .fieldNull(let field): .object(["fieldNull": .string(field)])
+        }
+    }
+}
+
+extension FieldMapping {
+    var configurationJSON: JSONValue {
+        func list(_ names: [String]) -> JSONValue { .array(names.map(JSONValue.string)) }
+        return .object([
+            "id": list(id), "title": list(title), "body": list(body), "author": list(author),
+            "image": list(image), "createdAt": list(createdAt), "popularity": list(popularity),
+        ])
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import PostFeedHTTP
+
+/// Turns a page response (body and headers) into a ``Page``, following a backend
+/// description: where the items are, where the total is, which signals end the list, and
+/// how the next page is addressed.
+struct PageDecoder: Sendable {
+    let backend: BackendDescription
+    let pageSize: Int
+    let posts: PostDecoder
+
+    init(backend: BackendDescription, pageSize: Int) {
+        self.backend = backend
+        self.pageSize = max(1, pageSize)
+        self.posts = PostDecoder(fields: backend.fields, baseURL: backend.baseURL)
+    }
+
+    /// Decodes the page `key`, fetched from `url`.
+    ///
+    /// - Parameter startIndex: how many posts come before this page, when the style does
+    ///   not say (cursor and link pages reached by walking); `nil` when unknown.
+    /// - Throws: ``RepositoryError`` `.decoding` naming the URL, the page and the field;
+    ///   `.pageOutOfRange` for an empty page past a known total.
+    func decode(body: Data, headers: HTTPHeaders, url: URL, key: PageKey, startIndex walkedStart: Int? = nil)
+        throws(RepositoryError) -> Page
+    {
+        let start = startIndex(of: key) ?? walkedStart
+        let number = start.map { $0 / pageSize + 1 }
+        let where_ = "\(key.phrase(number: number)) of \(url.absoluteString)"
+        func failure(_ message: String) -> RepositoryError {
+            RepositoryError(.decoding, url: url, page: key, message: "\(where_): \(message)")
+        }
+
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(body)
+        } catch {
+            throw failure(body.isEmpty ? "the body is empty, expected JSON" : "the body is not JSON")
+        }
+        let items: [JSONValue]
+        switch (backend.items, json) {
+        case (.root, .array(let array)):
+            items = array
+        case (.root, _):
+            throw failure("the body is \(json.typeDescription), expected an array of posts")
+        case (.key(let path), .object):
+            guard let value = json.value(atPath: path) else { throw failure("field \"\(path)\" missing") }
+            guard case .array(let array) = value else {
+                throw failure("field \"\(path)\" is \(value.typeDescription), expected an array of posts")
+            }
+            items = array
+        case (.key(let path), _):
+            throw failure("the body is \(json.typeDescription), expected an object with the posts under \"\(path)\"")
+        }
+
+        var decoded: [Post] = []
+        decoded.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            do {
+                decoded.append(try posts.decode(item))
+            } catch {
+                throw RepositoryError(
+                    .decoding, url: url, page: key, message: "post #\(index + 1) in \(where_): \(error.message)")
+            }
+        }
+
+        let total = totalCount(json: json, headers: headers)
+        if decoded.isEmpty, let start, start > 0, let total, start >= total {
+            let pages = (total + pageSize - 1) / pageSize
+            throw RepositoryError(
+                .pageOutOfRange, url: url, page: key,
+                message: "\(key.phrase(number: number)) is past the end of the list (\(total) posts, \(pages) pages of \(pageSize))")
+        }
+        let links = LinkHeader(parsing: headers.values(for: "Link"), relativeTo: url)
+        let ended = decoded.isEmpty || endSignalled(json: json, links: links, count: decoded.count, start: start, total: total)
+        return Page(
+            key: key, posts: decoded,
+            nextKey: ended ? nil : nextKey(after: key, json: json, links: links, count: decoded.count),
+            totalCount: total, number: number,
+            totalPages: total.map { ($0 + pageSize - 1) / pageSize })
+    }
+
+    /// How many posts come before page `key`, when the key itself says.
+    func startIndex(of key: PageKey) -> Int? {
+        switch key {
+        case .number(let number): 
+            let (start, overflow) = (number - 1).multipliedReportingOverflow(by: pageSize)
+            return overflow ? nil : start
+        case .offset(let offset): return offset
+        case .cursor(nil), .link(nil): return 0
+        case .cursor, .link: return nil
+        }
+    }
+
+    // MARK: Signals
+
+    /// The total from the header, else the body field; `nil` when neither is a number.
+    func totalCount(json: JSONValue, headers: HTTPHeaders) -> Int? {
+        if let name = backend.total.header, let value = headers[name],
+            let total = Int(value.trimmingCharacters(in: .whitespaces)), total >= 0
+        {
+            return total
+        }
+        if let field = backend.total.bodyField, let total = json.value(atPath: field)?.integerValue, total >= 0 {
+            return total
+        }
+        return nil
+    }
+
+    private func endSignalled(json: JSONValue, links: LinkHeader, count: Int, start: Int?, total: Int?) -> Bool {
+        backend.endSignals.contains { signal in
+            switch signal {
+            case .linkWithoutNext: links.url(forRelation: "next") == nil
+            case .totalReached: start.flatMap { start in total.map { start + count >= $0 } } ?? false
+            case .flagFalse(let field): json.value(atPath: field) == .bool(false)
+            case .fieldNull(let field): json.value(atPath: field)?.isNull ?? true
+            case .shortPage: count < pageSize
+            }
+        }
+    }
+
+    /// The key after `key`; `nil` when the style has no next page to offer (no cursor, no link).
+    private func nextKey(after key: PageKey, json: JSONValue, links: LinkHeader, count: Int) -> PageKey? {
+        switch (backend.pagination, key) {
+        case (_, .number(let number)):
+            return .number(number + 1)
+        case (_, .offset(let offset)):
+            return .offset(offset + count)
+        case (.cursor(_, _, let field), _):
+            switch json.value(atPath: field) {
+            case .string(let cursor)? where !cursor.isEmpty: return .cursor(cursor)
+            case .integer(let cursor)?: return .cursor(String(cursor))
+            default: return nil
+            }
+        case (_, .cursor), (_, .link):
+            return links.url(forRelation: "next").map { .link($0) }
+        }
+    }
+}
+
+extension PageKey {
+    /// How messages name the page: `page 2`, `page 3 (offset 40)`, `the first page`,
+    /// `the page at cursor abc`.
+    func phrase(number: Int?) -> String {
+        switch self {
+        case .number(let number): return "page \(number)"
+        case .offset(let offset): return number.map { "page \($0) (offset \(offset))" } ?? "the page at offset \(offset)"
+        case .cursor(nil), .link(nil): return "the first page"
+        case .cursor(let cursor?): return number.map { "page \($0) (cursor \(cursor))" } ?? "the page at cursor \(cursor)"
+        case .link: return number.map { "page \($0)" } ?? "the page"
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Turns one item of a page body into a ``Post`` with a ``FieldMapping``.
+///
+/// For each part the first candidate field present and not null is used; a candidate
+/// that is present with the wrong type is an error, not skipped, because it means the
+/// mapping is wrong. Only `id` and `title` are required; a post without a body has an
+/// empty one, and image, author, date and popularity are simply left out.
+///
+/// Relative image URLs are resolved against the base URL, so ``Post/imageURL`` is always
+/// absolute after decoding.
+struct PostDecoder: Sendable {
+    let fields: FieldMapping
+    let baseURL: URL
+
+    /// What is wrong with one field of an item.
+    struct FieldProblem: Error, Sendable {
+        /// `field "title" missing (tried "title", "name")`, `field "id" is a string, expected a whole number`.
+        let message: String
+    }
+
+    func decode(_ item: JSONValue) throws(FieldProblem) -> Post {
+        guard case .object = item else {
+            throw FieldProblem(message: "expected an object, got \(item.typeDescription)")
+        }
+        let id = try required(fields.id, in: item, expected: "a whole number") { $0.integerValue }
+        let title = try required(fields.title, in: item, expected: "a string", Self.text)
+        let body = try optional(fields.body, in: item, expected: "a string", Self.text) ?? ""
+        let author = try optional(fields.author, in: item, expected: "a string, a user id or an object with a name", Self.author)
+        let image = try optional(fields.image, in: item, expected: "a URL string", Self.text)
+        let createdAt = try optional(fields.createdAt, in: item, expected: "an ISO-8601 date", Self.date)
+        let popularity = try optional(fields.popularity, in: item, expected: "a number") { $0.doubleValue }
+        return Post(
+            id: id, title: title, body: body, author: author?.isEmpty == false ? author : nil,
+            imageURL: image.flatMap(resolveImageURL), createdAt: createdAt, popularity: popularity)
+    }
+
+    /// `text` as an absolute URL string, resolved against the base URL when relative;
+    /// `nil` for an empty string or one that is no URL at all (the post is listed without image).
+    func resolveImageURL(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        if let absolute = URL(string: trimmed), absolute.scheme != nil { return absolute.absoluteString }
+        // Resolve against the base URL as a folder, so `images/a.png` under `http://h/v1`
+        // is `http://h/v1/images/a.png` while `/images/a.png` stays at the root.
+        let root = BackendDescription.trimmingTrailingSlashes(baseURL.absoluteString) + "/"
+        return URL(string: trimmed, relativeTo: URL(string: root))?.absoluteURL.absoluteString
+    }
+
+    // MARK: Field lookup
+
+    private func required<T>(
+        _ names: [String], in item: JSONValue, expected: String, _ convert: (JSONValue) -> T?
+    ) throws(FieldProblem) -> T {
+        guard let value = try optional(names, in: item, expected: expected, convert) else {
+            let tried = names.count > 1 ? " (tried \(names.map { "\"\($0)\"" }.joined(separator: ", ")))" : ""
+            throw FieldProblem(message: "field \"\(names.first ?? "?")\" missing\(tried)")
+        }
+        return value
+    }
+
+    private func optional<T>(
+        _ names: [String], in item: JSONValue, expected: String, _ convert: (JSONValue) -> T?
+    ) throws(FieldProblem) -> T? {
+        for name in names {
+            guard let value = item.value(atPath: name), !value.isNull else { continue }
+            guard let converted = convert(value) else {
+                let got: String =
+                    if case .string(let text) = value { "\"\(text.prefix(40))\"" } else { value.typeDescription }
+                throw FieldProblem(message: "field \"\(name)\" is \(got), expected \(expected)")
+            }
+            return converted
+        }
+        return nil
+    }
+
+    // MARK: Conversions
+
+    private static func text(_ value: JSONValue) -> String? {
+        if case .string(let text) = value { return text }
+        return nil
+    }
+
+    /// A name, `user 7` for a numeric user id, or the name inside a user object.
+    private static func author(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): return text.trimmingCharacters(in: .whitespaces)
+        case .integer(let number): return "user \(number)"
+        case .object:
+            for key in ["name", "username", "login"] {
+                if case .string(let name)? = value[key], !name.isEmpty { return name }
+            }
+            let parts = ["firstName", "lastName"].compactMap { key -> String? in
+                if case .string(let part)? = value[key], !part.isEmpty { return part }
+                return nil
+            }
+            return parts.isEmpty ? nil : parts.joined(separator: " ")
+        default: return nil
+        }
+    }
+
+    /// ISO-8601 (with or without fractional seconds), or Unix time in seconds
+    /// (milliseconds when the number is too large to be seconds).
+    private static func date(_ value: JSONValue) -> Date? {
+        switch value {
+        case .string(let text): return Post.parseDate(text.trimmingCharacters(in: .whitespaces))
+        case .integer, .double:
+            guard let seconds = value.doubleValue else { return nil }
+            return Date(timeIntervalSince1970: seconds > 100_000_000_000 ? seconds / 1000 : seconds)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import PostFeedCache
+import PostFeedHTTP
+import Synchronization
+
+/// One post for the detail view.
+extension HTTPPostRepository {
+    /// Fetches post `id`.
+    ///
+    /// With a ``BackendDescription/postPath``, the post is requested there (high priority,
+    /// cached like a page under its URL). Without one — or when that request fails, or under
+    /// ``PageCachePolicy/cacheOnly`` with the post's own response not cached — the post is
+    /// looked up in the pages this instance decoded, then in this backend's cached pages.
+    ///
+    /// - Throws: `.notFound` when the backend answers `404`, or when there is no post path
+    ///   and no page seen so far holds the post; `.notCached` offline; `.network`,
+    ///   `.httpStatus`, `.decoding` as for pages.
+    public func post(id: Int, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post {
+        guard let url = backend.postURL(id: id) else {
+            if let post = postFromPages(id: id) { return post }
+            throw RepositoryError(
+                cachePolicy == .cacheOnly ? .notCached : .notFound, url: backend.postsURL, page: nil,
+                message: "post \(id) is in none of the pages loaded so far, and backend \(backend.name) has no post path to ask; load more of the list first")
+        }
+        let subject = "post \(id)"
+        let result: LoadResult
+        do {
+            result = try await load(url, cacheKey: url.absoluteString, policy: cachePolicy, priority: .high, subject: subject, page: nil)
+        } catch where error.code == .network || error.code == .notCached {
+            if let post = postFromPages(id: id) { return post }
+            throw error
+        }
+        switch result {
+        case .cached(let entry, _):
+            do {
+                return try decodePost(entry.data, url: url, subject: subject)
+            } catch {
+                store.remove(forKey: url.absoluteString)
+                if let post = postFromPages(id: id) { return post }
+                guard cachePolicy != .cacheOnly else { throw error }
+                return try await post(id: id, cachePolicy: .reload)
+            }
+        case .network(let response):
+            let post = try decodePost(response.body, url: url, subject: subject)
+            store.store(response, forKey: url.absoluteString, keptHeaders: [], attributes: [Attribute.kind: "post"], now: now())
+            return post
+        case .status(let response) where response.status == 404:
+            throw RepositoryError(
+                .notFound, url: url, page: nil,
+                message: "post \(id) does not exist at \(url.absoluteString) (HTTP 404)",
+                underlying: HTTPClientError.status(404, url: url, body: response.body))
+        case .status(let response):
+            if response.status >= 500, let post = postFromPages(id: id) { return post }
+            throw statusError(response, subject: subject, page: nil)
+        }
+    }
+
+    private func decodePost(_ body: Data, url: URL, subject: String) throws(RepositoryError) -> Post {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(body)
+        } catch {
+            throw RepositoryError(.decoding, url: url, page: nil, message: "\(subject) at \(url.absoluteString): the body is not JSON")
+        }
+        do {
+            return try decoder.posts.decode(json)
+        } catch {
+            throw RepositoryError(.decoding, url: url, page: nil, message: "\(subject) at \(url.absoluteString): \(error.message)")
+        }
+    }
+
+    /// The post from a page decoded in this process, else from this backend's cached pages.
+    private func postFromPages(id: Int) -> Post? {
+        if let post = memory.withLock({ $0.postsByID[id] }) { return post }
+        for entry in store.storedEntries() where entry.metadata.attributes[Attribute.kind] == "page" {
+            guard let json = try? JSONValue.parse(entry.data) else { continue }
+            let items: [JSONValue]
+            switch (backend.items, json) {
+            case (.root, .array(let array)): items = array
+            case (.key(let path), _):
+                guard case .array(let array)? = json.value(atPath: path) else { continue }
+                items = array
+            default: continue
+            }
+            for item in items {
+                if let post = try? decoder.posts.decode(item), post.id == id { return post }
+            }
+        }
+        return nil
+    }
+}

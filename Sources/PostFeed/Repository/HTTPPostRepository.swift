@@ -1,0 +1,167 @@
+import Foundation
+import Logging
+import PostFeedCache
+import PostFeedHTTP
+import Synchronization
+
+/// The ``PostRepository`` over HTTP: pages fetched with an ``HTTPLoading`` client, decoded
+/// with a ``BackendDescription``, and kept in a disk page cache.
+///
+/// ```swift
+/// let backend = try BackendDescription.preset("postfeed", baseURL: serverURL)
+/// let repository = try HTTPPostRepository(
+///     backend: backend, pageSize: 20, loader: client,
+///     pageCache: try DiskCache(directory: cacheRoot.appending(path: "PageCache")))
+/// let first = try await repository.page(repository.firstPageKey, cachePolicy: .useCache, priority: .high)
+/// ```
+///
+/// **Page cache.** Each response is stored under its full request URL with its `ETag`,
+/// `Last-Modified`, an expiry from `Cache-Control: max-age` / `Expires` (none means
+/// "revalidate before each use"), and the headers a page is rebuilt from (`Link`, the
+/// total header). An expired page is revalidated with `If-None-Match` /
+/// `If-Modified-Since`; a `304` refreshes its expiry and serves the cached body. When
+/// the network fails (no response, `5xx`, `429`) a cached page is returned with
+/// ``Page/isStale`` set. `no-store` responses are not kept. A body that does not decode is
+/// never stored. See ``PageCachePolicy`` for each policy and ``invalidateCachedPages()``
+/// for how a refresh forgets pages.
+///
+/// **Posts.** ``Post/imageURL`` is absolute: relative image URLs are resolved against
+/// ``BackendDescription/baseURL`` while decoding. ``post(id:cachePolicy:)`` asks the
+/// backend's ``BackendDescription/postPath`` when it has one (cached like a page);
+/// without one, or when that request cannot be answered, the post is looked up in the
+/// pages loaded so far and in the cached pages.
+///
+/// **Numbers.** In page and offset styles every page knows its number. Cursor and link
+/// pages reached by walking from the first page (in this process, or cached by one) know
+/// theirs too; a cursor or link taken from elsewhere does not, and then
+/// `.totalReached` cannot fire for it.
+public final class HTTPPostRepository: PostRepository {
+    public let backend: BackendDescription
+    public let pageSize: Int
+    let loader: any HTTPLoading
+    let store: PageCacheStore
+    let decoder: PageDecoder
+    let now: @Sendable () -> Date
+    let logger: Logger
+    let memory = Mutex(Memory())
+
+    /// What this instance learnt from the pages it decoded.
+    struct Memory {
+        /// How many posts come before a cursor or link page, learnt from the page before it.
+        var startIndexByKey: [PageKey: Int] = [:]
+        /// Posts of decoded pages, for ``post(id:cachePolicy:)`` without a post path.
+        var postsByID: [Int: Post] = [:]
+    }
+
+    /// Attribute names kept with a cached entry.
+    enum Attribute {
+        static let kind = "postfeed.kind"
+        static let startIndex = "postfeed.startIndex"
+    }
+
+    /// Makes a repository for `backend`.
+    ///
+    /// - Parameters:
+    ///   - pageSize: posts per page, 1…``BackendDescription/maximumPageSize``.
+    ///   - loader: the HTTP client, shared with the image pipeline.
+    ///   - pageCache: where page bodies are kept, normally a `DiskCache` at `<cache root>/PageCache`.
+    ///     It may be shared by several backends and processes.
+    ///   - now: the clock freshness is computed with; inject one in tests.
+    /// - Throws: `.badConfiguration` for a page size out of range.
+    public init(
+        backend: BackendDescription,
+        pageSize: Int = BackendDescription.defaultPageSize,
+        loader: any HTTPLoading,
+        pageCache: any DataCaching,
+        now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "postfeed.repository")
+    ) throws(RepositoryError) {
+        try backend.validatePageSize(pageSize)
+        self.backend = backend
+        self.pageSize = pageSize
+        self.loader = loader
+        self.store = PageCacheStore(cache: pageCache, identity: backend.identity, now: now)
+        self.decoder = PageDecoder(backend: backend, pageSize: pageSize)
+        self.now = now
+        self.logger = logger
+    }
+
+    public var firstPageKey: PageKey { backend.firstPageKey }
+
+    public func pageKey(forPageNumber number: Int) -> PageKey? {
+        backend.pageKey(forPageNumber: number, pageSize: pageSize)
+    }
+
+    /// Removes every cached page and post of this backend, in this process and in any other
+    /// sharing the page cache: the backend's generation token changes, so entries stamped
+    /// with the old one are never served again, and the entries listed in the backend's key
+    /// index are deleted (see `PageCacheStore`). Other backends' entries are untouched.
+    public func invalidateCachedPages() async {
+        store.invalidate()
+        memory.withLock { $0 = Memory() }
+        logger.debug("page cache invalidated", metadata: ["backend": "\(backend.identity)"])
+    }
+
+    // MARK: Pages
+
+    public func page(_ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority)
+        async throws(RepositoryError) -> Page
+    {
+        let url = try backend.pageURL(for: key, pageSize: pageSize)
+        let cacheKey = url.absoluteString
+        let subject = key.phrase(number: startIndex(of: key).map { $0 / pageSize + 1 })
+        switch try await load(url, cacheKey: cacheKey, policy: cachePolicy, priority: priority, subject: subject, page: key) {
+        case .cached(let entry, let isStale):
+            let cachedStart = entry.metadata.attributes[Attribute.startIndex].flatMap { Int($0) }
+            do {
+                var page = try decode(entry.data, headers: PageCacheStore.headers(of: entry), url: url, key: key, start: cachedStart)
+                page.isFromCache = true
+                page.isStale = isStale
+                return page
+            } catch {
+                // A cached body this description cannot read (its mapping changed since):
+                // drop it and ask the server, unless offline.
+                store.remove(forKey: cacheKey)
+                guard cachePolicy != .cacheOnly else { throw error }
+                logger.debug("dropped an undecodable cached page", metadata: ["url": "\(url)", "error": "\(error)"])
+                return try await page(key, cachePolicy: .reload, priority: priority)
+            }
+        case .network(let response):
+            let start = startIndex(of: key)
+            let page = try decode(response.body, headers: response.headers, url: url, key: key, start: start)
+            var attributes = [Attribute.kind: "page"]
+            if let start { attributes[Attribute.startIndex] = String(start) }
+            store.store(response, forKey: cacheKey, keptHeaders: keptHeaders, attributes: attributes, now: now())
+            return page
+        case .status(let response):
+            throw statusError(response, subject: subject, page: key)
+        }
+    }
+
+    /// The headers a cached page is rebuilt from: `Link`, and the total's header.
+    private var keptHeaders: [String] {
+        ["Link"] + (backend.total.header.map { [$0] } ?? [])
+    }
+
+    /// Posts before page `key`: from the key (page, offset, first page) or from walking.
+    func startIndex(of key: PageKey) -> Int? {
+        decoder.startIndex(of: key) ?? memory.withLock { $0.startIndexByKey[key] }
+    }
+
+    /// Decodes a page and remembers what it teaches: where the next page starts, its posts.
+    private func decode(_ body: Data, headers: HTTPHeaders, url: URL, key: PageKey, start: Int?)
+        throws(RepositoryError) -> Page
+    {
+        let start = start ?? startIndex(of: key)
+        let page = try decoder.decode(body: body, headers: headers, url: url, key: key, startIndex: start)
+        memory.withLock { memory in
+            if let start, let next = page.nextKey, decoder.startIndex(of: next) == nil {
+                memory.startIndexByKey[next] = start + page.posts.count
+            }
+            // Bounded: a reader walking a huge backend must not grow this without end.
+            if memory.postsByID.count > 10_000 { memory.postsByID.removeAll(keepingCapacity: true) }
+            for post in page.posts { memory.postsByID[post.id] = post }
+        }
+        return page
+    }
+}
