@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedHTTP
 
 /// What resuming a list mode found.
 public struct ResumeReport: Sendable {

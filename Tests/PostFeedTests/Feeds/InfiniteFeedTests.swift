@@ -1,0 +1,141 @@
+import Foundation
+import PostFeed
+import PostFeedServer
+import Testing
+
+@Suite("InfiniteFeed against the fixture backend")
+struct InfiniteFeedTests {
+    @Test("Walking to the end lists every post exactly once and stops")
+    func walksToTheEnd() async throws {
+        try await FeedTestSupport.withClient(pageSize: 50) { client, _, _ in
+            let feed = client.infinite
+            while try await feed.loadMore() > 0 {}
+            let ids = await feed.loadedPostIDs
+            #expect(ids.count == 247)
+            #expect(Set(ids).count == ids.count)
+            #expect(await feed.hasMore == false)
+            #expect(await feed.totalCount == 247)
+            #expect(try await feed.loadMore() == 0)
+        }
+    }
+
+    @Test("loadMoreIfNeeded loads only within 5 items of the end")
+    func threshold() async throws {
+        try await FeedTestSupport.withClient(pageSize: 10, configure: { $0.infinite.prefetchNextPage = false }) { client, server, _ in
+            let feed = client.infinite
+            try await feed.loadMore()
+            let before = FeedTestSupport.listRequests(server)
+            #expect(try await feed.loadMoreIfNeeded(visibleIndex: 3) == false)
+            #expect(FeedTestSupport.listRequests(server) == before)
+            #expect(try await feed.loadMoreIfNeeded(visibleIndex: 4) == true)
+            #expect(await feed.count == 20)
+        }
+    }
+
+    @Test("Concurrent loads join the one in flight: each page is fetched once")
+    func singleFlight() async throws {
+        try await FeedTestSupport.withClient(
+            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(100))),
+            configure: { $0.infinite.prefetchNextPage = false }
+        ) { client, server, _ in
+            let feed = client.infinite
+            let added = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<10 { group.addTask { try await feed.loadMore() } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(added.allSatisfy { $0 == 10 })
+            #expect(await feed.count == 10)
+            #expect(FeedTestSupport.listRequests(server) == 1)
+        }
+    }
+
+    @Test("The next page is prefetched once and the load that wants it does not fetch it again")
+    func prefetchThenLoadFetchesOnce() async throws {
+        try await FeedTestSupport.withClient { client, server, _ in
+            let feed = client.infinite
+            try await feed.loadMore()
+            #expect(await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 2 })
+            try await feed.loadMore()
+            #expect(await feed.count == 20)
+            // Page 1, page 2 (prefetched, then served from the page cache), page 3 (prefetched).
+            #expect(await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 3 })
+            #expect(server.requestCountsByPath["/api/posts"] == 3)
+        }
+    }
+
+    @Test("A window keeps at most maxPages in memory; dropped pages come back from the page cache")
+    func windowIsBounded() async throws {
+        try await FeedTestSupport.withClient(configure: {
+            $0.infinite.maximumResidentPages = 2
+            $0.infinite.prefetchNextPage = false
+        }) { client, server, _ in
+            let feed = client.infinite
+            for index in stride(from: 0, to: 100, by: 10) {
+                _ = try await feed.posts(in: index..<(index + 10))
+                try await feed.loadMoreIfNeeded(visibleIndex: index + 9)
+            }
+            #expect(await feed.count >= 100)
+            #expect(await feed.residentPageCount <= 2)
+            let requests = FeedTestSupport.listRequests(server)
+            let first = try await feed.posts(in: 0..<10)
+            #expect(first.map(\.id) == Array(1...10))
+            #expect(FeedTestSupport.listRequests(server) == requests, "page 1 must come from the page cache")
+            #expect(await feed.residentPageCount <= 2)
+        }
+    }
+
+    @Test("A failed refresh keeps the old content and reports the error")
+    func failedRefreshKeepsContent() async throws {
+        let root = FeedTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var configuration: FeedClient.Configuration?
+        let client: FeedClient = try await RunningFixtureServer.withRunning { server in
+            configuration = try FeedTestSupport.configuration(server: server, cacheRoot: root)
+            let client = try FeedClient(try #require(configuration))
+            try await client.infinite.loadMore()
+            try await client.infinite.loadMore()
+            return client
+        }
+        // The server is gone now.
+        let before = await client.infinite.loadedPostIDs
+        await #expect(throws: RepositoryError.self) { try await client.infinite.refresh() }
+        #expect(await client.infinite.loadedPostIDs == before)
+        await client.shutdown()
+    }
+
+    @Test("Refresh goes back to page 1 from the network")
+    func refreshStartsOver() async throws {
+        try await FeedTestSupport.withClient(configure: { $0.infinite.prefetchNextPage = false }) { client, server, _ in
+            let feed = client.infinite
+            try await feed.loadMore()
+            try await feed.loadMore()
+            let before = FeedTestSupport.listRequests(server)
+            try await feed.refresh()
+            #expect(await feed.count == 10)
+            #expect(await feed.loadedPostIDs == Array(1...10))
+            #expect(FeedTestSupport.listRequests(server) == before + 1)
+        }
+    }
+
+    @Test("Background catalog load fetches the remaining pages and can be cancelled")
+    func backgroundCatalogLoad() async throws {
+        try await FeedTestSupport.withClient(pageSize: 50, configure: { $0.infinite.prefetchNextPage = false }) { client, _, _ in
+            let feed = client.infinite
+            try await feed.loadMore()
+            await feed.startBackgroundCatalogLoad(batchSize: 2)
+            await feed.waitForBackgroundCatalogLoad()
+            #expect(await feed.count == 247)
+            #expect(await feed.hasMore == false)
+            #expect(await feed.backgroundError == nil)
+        }
+    }
+
+    @Test("Ordering by popularity sorts each page, most popular first")
+    func popularityOrdering() async throws {
+        try await FeedTestSupport.withClient(configure: { $0.infinite.ordering = .popularity }) { client, _, _ in
+            try await client.infinite.loadMore()
+            let popularity = await client.infinite.posts.map { $0.popularity ?? 0 }
+            #expect(popularity == popularity.sorted(by: >))
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import PostFeed
+import PostFeedServer
+import Testing
+
+@Suite("Resuming and switching list modes through FeedClient")
+struct ListStateRestoreTests {
+    @Test("With warm caches, restoring the infinite feed needs zero network requests")
+    func restoreWithoutNetwork() async throws {
+        let root = FeedTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await RunningFixtureServer.withRunning { server in
+            let configuration = try FeedTestSupport.configuration(server: server, cacheRoot: root) {
+                $0.infinite.prefetchNextPage = false
+                $0.infinite.imagePrefetchCount = 0
+            }
+            // Given a first run that loaded 3 pages and stopped at post #25
+            try await FeedClient.withFeedClient(configuration) { client in
+                for _ in 0..<3 { try await client.infinite.loadMore() }
+                try await client.saveInfinite(anchorIndex: 24)
+            }
+            let before = server.totalRequestCount
+            // When a second run resumes
+            let (report, visible) = try await FeedClient.withFeedClient(configuration) { client in
+                let report = try await client.resumeInfinite()
+                return (report, try await client.infinite.posts(in: report.anchorIndex..<(report.anchorIndex + 5)))
+            }
+            // Then it is at post #25 and the server saw nothing
+            #expect(report.restored)
+            #expect(report.anchorIndex == 24)
+            #expect(visible.map(\.id) == Array(25...29))
+            #expect(server.totalRequestCount == before)
+        }
+    }
+
+    @Test("A second run continues after what was loaded")
+    func continuesAfterLoaded() async throws {
+        let root = FeedTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await RunningFixtureServer.withRunning { server in
+            let configuration = try FeedTestSupport.configuration(server: server, cacheRoot: root)
+            try await FeedClient.withFeedClient(configuration) { client in
+                try await client.infinite.loadMore()
+                try await client.saveInfinite(anchorIndex: 0)
+            }
+            let next = try await FeedClient.withFeedClient(configuration) { client in
+                _ = try await client.resumeInfinite()
+                try await client.infinite.loadMore()
+                return try await client.infinite.posts(in: 10..<20)
+            }
+            #expect(next.map(\.id) == Array(11...20))
+        }
+    }
+
+    @Test("Infinite at post #37 with page size 10 opens paged mode at page 4, and back")
+    func modeSwitchKeepsPlace() async throws {
+        try await FeedTestSupport.withClient(pageSize: 10) { client, _, _ in
+            for _ in 0..<4 { try await client.infinite.loadMore() }
+            try await client.saveInfinite(anchorIndex: 36)
+            let anchorID = try #require(await client.infinite.loadedPostIDs.dropFirst(36).first)
+
+            let toPaged = try client.switchMode(to: .paged)
+            #expect(toPaged.page == 4)
+            #expect(client.currentMode().mode == .paged)
+            let paged = try await client.resumePaged()
+            #expect(await client.paged.currentPage == 4)
+            #expect(await client.paged.posts[paged.anchorIndex].id == anchorID)
+            try await client.savePaged(anchorIndexInPage: paged.anchorIndex)
+
+            let toInfinite = try client.switchMode(to: .infinite)
+            #expect(toInfinite.anchor?.index == 36)
+            #expect(client.currentMode().mode == .infinite)
+            let infinite = try await client.resumeInfinite()
+            #expect(infinite.anchorIndex == 36)
+            #expect(await client.infinite.loadedPostIDs[infinite.anchorIndex] == anchorID)
+        }
+    }
+
+    @Test("State saved for another backend is set aside, reported, and a fresh start follows")
+    func otherBackendStateIsSetAside() async throws {
+        let root = FeedTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await RunningFixtureServer.withRunning { server in
+            try await FeedClient.withFeedClient(try FeedTestSupport.configuration(server: server, cacheRoot: root)) { client in
+                try await client.infinite.loadMore()
+                try await client.saveInfinite(anchorIndex: 3)
+            }
+            let other = try FeedTestSupport.configuration(server: server, cacheRoot: root, preset: "postfeed-cursor")
+            let report = try await FeedClient.withFeedClient(other) { client in try await client.resumeInfinite() }
+            #expect(report.restored == false)
+            #expect(report.notices.count == 1)
+            let aside = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("State").path)
+            #expect(aside.contains { $0.hasPrefix("infinite-scroll-state.json.corrupt-") })
+        }
+    }
+
+    @Test("Offline, pages and images come from the caches; an uncached page is a clear error")
+    func offline() async throws {
+        let root = FeedTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await RunningFixtureServer.withRunning { server in
+            let online = try FeedTestSupport.configuration(server: server, cacheRoot: root) { $0.infinite.prefetchNextPage = false }
+            let firstPost = try await FeedClient.withFeedClient(online) { client in
+                try await client.infinite.loadMore()
+                let post = try #require(await client.infinite.posts.first { $0.imageURL != nil })
+                _ = await client.image(for: post)
+                try await client.saveInfinite(anchorIndex: 0)
+                return post
+            }
+            let before = server.totalRequestCount
+            var offline = online
+            offline.offline = true
+            try await FeedClient.withFeedClient(offline) { client in
+                _ = try await client.resumeInfinite()
+                #expect(try await client.infinite.posts(in: 0..<10).count == 10)
+                let image = try #require(await client.image(for: firstPost))
+                #expect(image.response?.data.isEmpty == false)
+                let error = await #expect(throws: RepositoryError.self) { try await client.infinite.loadMore() }
+                #expect(error?.code == .notCached)
+            }
+            #expect(server.totalRequestCount == before)
+        }
+    }
+}

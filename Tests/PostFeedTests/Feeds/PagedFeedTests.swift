@@ -1,0 +1,69 @@
+import Foundation
+import PostFeed
+import PostFeedServer
+import Testing
+
+@Suite("PagedFeed against the fixture backend")
+struct PagedFeedTests {
+    @Test("goTo, next, previous, first and last move between numbered pages")
+    func navigation() async throws {
+        try await FeedTestSupport.withClient(configure: { $0.paged.prefetchNeighbour = false }) { client, _, _ in
+            let feed = client.paged
+            try await feed.goTo(page: 3)
+            #expect(await feed.currentPage == 3)
+            #expect(await feed.posts.map(\.id) == Array(21...30))
+            #expect(await feed.totalPages == 25)
+            try await feed.next()
+            #expect(await feed.currentPage == 4)
+            try await feed.previous()
+            try await feed.previous()
+            #expect(await feed.currentPage == 2)
+            try await feed.last()
+            #expect(await feed.currentPage == 25)
+            #expect(await feed.posts.map(\.id) == Array(241...247))
+            #expect(await feed.hasNext == false)
+            try await feed.first()
+            #expect(await feed.posts.first?.id == 1)
+        }
+    }
+
+    @Test("An out-of-range page is a clear error and the current page stays visible")
+    func outOfRange() async throws {
+        try await FeedTestSupport.withClient { client, _, _ in
+            let feed = client.paged
+            try await feed.goTo(page: 2)
+            let error = await #expect(throws: RepositoryError.self) { try await feed.goTo(page: 99) }
+            #expect(error?.code == .pageOutOfRange)
+            #expect(error?.description.contains("99") == true)
+            await #expect(throws: RepositoryError.self) { try await feed.goTo(page: 0) }
+            #expect(await feed.currentPage == 2)
+            #expect(await feed.posts.first?.id == 11)
+        }
+    }
+
+    @Test("Revisiting a page is served from the page cache; the neighbour is prefetched")
+    func cacheAndNeighbour() async throws {
+        try await FeedTestSupport.withClient { client, server, _ in
+            let feed = client.paged
+            try await feed.goTo(page: 1)
+            #expect(await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 2 }, "page 2 is prefetched")
+            try await feed.goTo(page: 2)
+            #expect(await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 3 }, "page 2 came from the cache; page 3 prefetched")
+            try await feed.goTo(page: 1)
+            try await feed.goTo(page: 2)
+            #expect(FeedTestSupport.listRequests(server) == 3)
+        }
+    }
+
+    @Test("A cursor backend is walked to reach page N, and last() walks to the end")
+    func cursorWalk() async throws {
+        try await FeedTestSupport.withClient(preset: "postfeed-cursor", configure: { $0.paged.prefetchNeighbour = false }) { client, _, _ in
+            let feed = client.paged
+            try await feed.goTo(page: 3)
+            #expect(await feed.posts.map(\.id) == Array(21...30))
+            try await feed.last()
+            #expect(await feed.currentPage == 25)
+            #expect(await feed.posts.last?.id == 247)
+        }
+    }
+}
