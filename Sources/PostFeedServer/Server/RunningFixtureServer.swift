@@ -80,7 +80,8 @@ public struct RunningFixtureServer: Sendable {
         _ body: (RunningFixtureServer) async throws -> T
     ) async throws -> T {
         let state = try FixtureServerState(configuration: configuration)
-        var logger = Logger(label: "PostFeedServer")
+        let stopping = ServerLogHandler.ShutdownFlag()
+        var logger = Logger(label: "PostFeedServer") { ServerLogHandler(label: $0, shutdown: stopping) }
         logger.logLevel = configuration.logLevel
         let (started, startedContinuation) = AsyncStream<Int>.makeStream()
         let application = Application(
@@ -109,6 +110,7 @@ public struct RunningFixtureServer: Sendable {
                 break
             }
             guard let boundPort else {
+                stopping.set()
                 group.cancelAll()
                 throw FixtureServerError.stoppedBeforeStarting(
                     host: configuration.host, port: configuration.port,
@@ -116,7 +118,10 @@ public struct RunningFixtureServer: Sendable {
             }
             state.boundAuthority.withLock { $0 = "\(configuration.host):\(boundPort)" }
             let server = RunningFixtureServer(configuration: configuration, port: boundPort, state: state)
-            defer { group.cancelAll() }
+            defer {
+                stopping.set()
+                group.cancelAll()
+            }
             return try await body(server)
         }
     }
