@@ -137,3 +137,35 @@ struct ServerLifecycleTests {
         #expect(FixtureLocator.peerDataDirectory(override: override) == override)
     }
 }
+
+@Suite("RunningFixtureServer.serve", .serialized)
+struct ServeTests {
+    @Test("serve runs until SIGTERM and reports the signal")
+    func stopsOnSignal() async throws {
+        let signal = try await RunningFixtureServer.serve(FixtureServerConfiguration()) { server in
+            let response = try? await RawHTTPClient(port: server.port).get("/api/posts/1")
+            #expect(response?.status == 200)
+            kill(getpid(), SIGTERM)
+        }
+        #expect(signal == SIGTERM)
+    }
+
+    @Test("serve returns nil when its task is cancelled")
+    func stopsOnCancellation() async throws {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let task = Task {
+            try await RunningFixtureServer.serve(FixtureServerConfiguration()) { server in
+                continuation.yield(server.port)
+            }
+        }
+        var port = 0
+        for await started in ports {
+            port = started
+            break
+        }
+        #expect(try await RawHTTPClient(port: port).get("/api/posts/1").status == 200)
+        task.cancel()
+        #expect(try await task.value == nil)
+        #expect(await RawHTTPClient(port: port).send("GET", "/api/posts/1", timeout: .seconds(2)).response == nil)
+    }
+}

@@ -21,9 +21,12 @@ extension RunningFixtureServer {
         _ configuration: FixtureServerConfiguration,
         onStarted: @Sendable (RunningFixtureServer) async -> Void = { _ in }
     ) async throws -> Int32? {
-        try await withRunning(configuration) { server in
+        // Watch before starting, so a signal sent as soon as the server is up is never missed.
+        let signals = TerminationSignalWatcher()
+        defer { signals.stop() }
+        return try await withRunning(configuration) { server in
             await onStarted(server)
-            return await TerminationSignal.next()
+            return await signals.next()
         }
     }
 
@@ -86,26 +89,37 @@ public final class DetachedFixtureServer: Sendable {
     }
 }
 
-/// Waits for SIGINT or SIGTERM without letting them kill the process.
-enum TerminationSignal {
-    /// The next SIGINT/SIGTERM, or `nil` when the calling task is cancelled first. The
-    /// default dispositions are restored afterwards.
-    static func next() async -> Int32? {
-        let (signals, continuation) = AsyncStream<Int32>.makeStream()
+/// Catches SIGINT and SIGTERM from creation until ``stop()``, without letting them kill the
+/// process; the default dispositions are restored by ``stop()``.
+final class TerminationSignalWatcher {
+    private let signals: AsyncStream<Int32>
+    private let continuation: AsyncStream<Int32>.Continuation
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        (signals, continuation) = AsyncStream<Int32>.makeStream()
         var sources: [any DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)  // Dispatch sees the signal; the default action must not.
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
+            source.setEventHandler { [continuation] in continuation.yield(number) }
             source.resume()
             sources.append(source)
         }
-        defer {
-            for source in sources { source.cancel() }
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-        }
+        self.sources = sources
+    }
+
+    /// The next SIGINT/SIGTERM, or `nil` when the calling task is cancelled first.
+    func next() async -> Int32? {
         for await number in signals { return number }
         return nil
+    }
+
+    /// Stops watching and restores the default dispositions.
+    func stop() {
+        for source in sources { source.cancel() }
+        continuation.finish()
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
     }
 }
