@@ -63,6 +63,12 @@ struct ImageCatalog: Sendable {
         } catch {
             throw FixtureServerError.unreadableData(directory, reason: "\(error)")
         }
+        // The catalog is cached under the names, dates and sizes of the files it holds.
+        let identity = entries.sorted { $0.path < $1.path }.map(LoadCache.identity(of:)).joined(separator: "\n")
+        return try LoadCache.value(for: identity) { try loadFiles(entries, keys: keys) }
+    }
+
+    private static func loadFiles(_ entries: [URL], keys: [URLResourceKey]) throws -> ImageCatalog {
         var files: [ImageFile] = []
         for entry in entries {
             let name = entry.lastPathComponent

@@ -32,7 +32,9 @@ struct PeerDataset: Sendable {
                     + "\(FixtureLocator.peerDataEnvironmentKey)) at the shared peer-data folder")
         }
         do {
-            return try JSONParser.parse(try Data(contentsOf: file))
+            return try LoadCache.value(for: LoadCache.identity(of: file)) {
+                try JSONParser.parse(try Data(contentsOf: file))
+            }
         } catch {
             throw FixtureServerError.unreadableData(file, reason: "\(error)")
         }

@@ -29,8 +29,9 @@ struct PostCatalog: Sendable {
                     + "(or \(FixtureLocator.fixturesEnvironmentKey)) at a folder with posts.json")
         }
         do {
-            let data = try Data(contentsOf: file)
-            return PostCatalog(posts: try JSONDecoder().decode([Post].self, from: data))
+            return try LoadCache.value(for: LoadCache.identity(of: file)) {
+                PostCatalog(posts: try JSONDecoder().decode([Post].self, from: try Data(contentsOf: file)))
+            }
         } catch {
             throw FixtureServerError.unreadableData(
                 file, reason: "\(error); expected a JSON array of posts (see Fixtures/README.md)")

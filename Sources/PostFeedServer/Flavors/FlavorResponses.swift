@@ -18,7 +18,7 @@ enum ExpressResponse {
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
         }
         // Express: W/"<length hex>-<hash>", compared weakly against If-None-Match.
-        let hash = EntityTag(strongHashOf: body.readableBytesView).opaque.prefix(27)
+        let hash = EntityTag(strongHashOf: body).opaque.prefix(27)
         let etag = EntityTag(opaque: String(body.readableBytes, radix: 16) + "-" + hash, isWeak: true)
         headers[.eTag] = etag.description
         let notModified = ConditionalRequest.isNotModified(

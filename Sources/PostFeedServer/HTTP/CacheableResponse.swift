@@ -17,7 +17,7 @@ enum CacheableResponse {
         etag precomputed: EntityTag? = nil,
         headers extra: HTTPFields = [:]
     ) -> Response {
-        let etag = precomputed ?? EntityTag(strongHashOf: body.readableBytesView)
+        let etag = precomputed ?? EntityTag(strongHashOf: body)
         var headers = extra
         headers[.eTag] = etag.description
         headers[.cacheControl] = "public, max-age=\(maxAge)"

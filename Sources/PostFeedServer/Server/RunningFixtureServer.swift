@@ -80,7 +80,8 @@ public struct RunningFixtureServer: Sendable {
         _ body: (RunningFixtureServer) async throws -> T
     ) async throws -> T {
         let state = try FixtureServerState(configuration: configuration)
-        var logger = Logger(label: "PostFeedServer")
+        let stopping = ServerLogHandler.ShutdownFlag()
+        var logger = Logger(label: "PostFeedServer") { ServerLogHandler(label: $0, shutdown: stopping) }
         logger.logLevel = configuration.logLevel
         let (started, startedContinuation) = AsyncStream<Int>.makeStream()
         let application = Application(
@@ -93,31 +94,40 @@ public struct RunningFixtureServer: Sendable {
             },
             logger: logger)
 
-        return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
-            let failure = ServerFailure()
-            group.addTask {
-                do {
-                    try await application.run()
-                } catch {
-                    failure.set("\(error)")
+        // Cancelling the caller cancels the server directly; mute its shutdown noise then too.
+        return try await withTaskCancellationHandler {
+            try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
+                let failure = ServerFailure()
+                group.addTask {
+                    do {
+                        try await application.run()
+                    } catch {
+                        failure.set("\(error)")
+                    }
+                    startedContinuation.finish()
                 }
-                startedContinuation.finish()
+                var boundPort: Int?
+                for await port in started {
+                    boundPort = port
+                    break
+                }
+                guard let boundPort else {
+                    stopping.set()
+                    group.cancelAll()
+                    throw FixtureServerError.stoppedBeforeStarting(
+                        host: configuration.host, port: configuration.port,
+                        reason: failure.value ?? "the server stopped")
+                }
+                state.boundAuthority.withLock { $0 = "\(configuration.host):\(boundPort)" }
+                let server = RunningFixtureServer(configuration: configuration, port: boundPort, state: state)
+                defer {
+                    stopping.set()
+                    group.cancelAll()
+                }
+                return try await body(server)
             }
-            var boundPort: Int?
-            for await port in started {
-                boundPort = port
-                break
-            }
-            guard let boundPort else {
-                group.cancelAll()
-                throw FixtureServerError.stoppedBeforeStarting(
-                    host: configuration.host, port: configuration.port,
-                    reason: failure.value ?? "the server stopped")
-            }
-            state.boundAuthority.withLock { $0 = "\(configuration.host):\(boundPort)" }
-            let server = RunningFixtureServer(configuration: configuration, port: boundPort, state: state)
-            defer { group.cancelAll() }
-            return try await body(server)
+        } onCancel: {
+            stopping.set()
         }
     }
 }
