@@ -247,6 +247,30 @@ struct PageCacheTests {
         }
     }
 
+    @Test("a body the description cannot read names URL, page and field, and is not cached")
+    func decodingThroughServer() async throws {
+        try await RunningFixtureServer.withRunning(FixtureServerConfiguration(flavor: .jsonServer017)) { server in
+            try await withTestClient { client in
+                try await withTemporaryPageCache { folder in
+                    var backend = try BackendDescription.preset("json-server", baseURL: server.baseURL)
+                    backend.fields.title = ["headline"]
+                    let repository = try HTTPPostRepository(
+                        backend: backend, pageSize: 10, loader: client, pageCache: try DiskCache(directory: folder))
+                    let error = await #expect(throws: RepositoryError.self) {
+                        try await repository.page(.number(2), cachePolicy: .useCache, priority: .normal)
+                    }
+                    let url = "\(server.baseURL.absoluteString)/posts?_page=2&_limit=10"
+                    #expect(error?.code == .decoding)
+                    #expect(error?.description == "post #1 in page 2 of \(url): field \"headline\" missing")
+                    let offline = await #expect(throws: RepositoryError.self) {
+                        try await repository.page(.number(2), cachePolicy: .cacheOnly, priority: .normal)
+                    }
+                    #expect(offline?.code == .notCached)
+                }
+            }
+        }
+    }
+
     @Test("invalidation forgets this backend's pages, in this repository and in another on the same folder")
     func invalidation() async throws {
         try await RunningFixtureServer.withRunning(FixtureServerConfiguration()) { server in
