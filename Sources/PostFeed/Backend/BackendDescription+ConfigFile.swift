@@ -59,7 +59,8 @@ extension BackendDescription {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            let reason = (error as? CocoaError)?.code == .fileReadNoSuchFile ? "no such file" : "cannot be read (\(error.localizedDescription))"
+            let missing = (error as? CocoaError)?.code == .fileReadNoSuchFile
+            let reason = missing ? "no such file" : "cannot be read (\(error.localizedDescription))"
             throw BackendConfigurationError(file: file, field: nil, message: "\(reason); pass a backend config file (JSON)")
         }
         return try BackendDescription(configuration: data, file: file, baseURL: baseURL)

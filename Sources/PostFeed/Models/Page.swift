@@ -13,6 +13,7 @@ public enum PageKey: Hashable, Sendable, Codable, CustomStringConvertible {
     /// A URL to fetch as is (`Link: <…>; rel="next"`); `nil` asks for the first page.
     case link(URL?)
 
+    /// `page 3`, `offset 40`, `cursor abc`, `link http://…`, or `first page`.
     public var description: String {
         switch self {
         case .number(let page): "page \(page)"
@@ -27,6 +28,7 @@ public enum PageKey: Hashable, Sendable, Codable, CustomStringConvertible {
 public struct Page: Sendable, Equatable {
     /// The key that fetched this page.
     public var key: PageKey
+    /// The page's posts, in the backend's order; image URLs absolute.
     public var posts: [Post]
     /// The key of the following page; `nil` at the end of the list.
     public var nextKey: PageKey?

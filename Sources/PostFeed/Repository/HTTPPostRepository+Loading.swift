@@ -45,7 +45,8 @@ extension HTTPPostRepository {
             response = try await loader.execute(request)
         } catch {
             if error.code == .cancelled || Task.isCancelled {
-                throw RepositoryError(.cancelled, url: url, page: page, message: "loading \(subject) was cancelled", underlying: error)
+                throw RepositoryError(
+                    .cancelled, url: url, page: page, message: "loading \(subject) was cancelled", underlying: error)
             }
             if let cached {
                 logger.debug("network failed, serving the cached copy", metadata: ["url": "\(url)", "error": "\(error)"])

@@ -20,12 +20,14 @@ extension HTTPPostRepository {
             if let post = postFromPages(id: id) { return post }
             throw RepositoryError(
                 cachePolicy == .cacheOnly ? .notCached : .notFound, url: backend.postsURL, page: nil,
-                message: "post \(id) is in none of the pages loaded so far, and backend \(backend.name) has no post path to ask; load more of the list first")
+                message: "post \(id) is in none of the pages loaded so far, and backend \(backend.name) "
+                    + "has no post path to ask; load more of the list first")
         }
         let subject = "post \(id)"
         let result: LoadResult
         do {
-            result = try await load(url, cacheKey: url.absoluteString, policy: cachePolicy, priority: .high, subject: subject, page: nil)
+            result = try await load(
+                url, cacheKey: url.absoluteString, policy: cachePolicy, priority: .high, subject: subject, page: nil)
         } catch where error.code == .network || error.code == .notCached {
             if let post = postFromPages(id: id) { return post }
             throw error
@@ -60,12 +62,14 @@ extension HTTPPostRepository {
         do {
             json = try JSONValue.parse(body)
         } catch {
-            throw RepositoryError(.decoding, url: url, page: nil, message: "\(subject) at \(url.absoluteString): the body is not JSON")
+            throw RepositoryError(
+                .decoding, url: url, page: nil, message: "\(subject) at \(url.absoluteString): the body is not JSON")
         }
         do {
             return try decoder.posts.decode(json)
         } catch {
-            throw RepositoryError(.decoding, url: url, page: nil, message: "\(subject) at \(url.absoluteString): \(error.message)")
+            throw RepositoryError(
+                .decoding, url: url, page: nil, message: "\(subject) at \(url.absoluteString): \(error.message)")
         }
     }
 

@@ -114,7 +114,8 @@ public final class HTTPPostRepository: PostRepository {
         case .cached(let entry, let isStale):
             let cachedStart = entry.metadata.attributes[Attribute.startIndex].flatMap { Int($0) }
             do {
-                var page = try decode(entry.data, headers: PageCacheStore.headers(of: entry), url: url, key: key, start: cachedStart)
+                var page = try decode(
+                    entry.data, headers: PageCacheStore.headers(of: entry), url: url, key: key, start: cachedStart)
                 page.isFromCache = true
                 page.isStale = isStale
                 return page

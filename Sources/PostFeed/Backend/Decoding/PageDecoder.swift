@@ -26,9 +26,9 @@ struct PageDecoder: Sendable {
     {
         let start = startIndex(of: key) ?? walkedStart
         let number = start.map { $0 / pageSize + 1 }
-        let where_ = "\(key.phrase(number: number)) of \(url.absoluteString)"
+        let location = "\(key.phrase(number: number)) of \(url.absoluteString)"
         func failure(_ message: String) -> RepositoryError {
-            RepositoryError(.decoding, url: url, page: key, message: "\(where_): \(message)")
+            RepositoryError(.decoding, url: url, page: key, message: "\(location): \(message)")
         }
 
         let json: JSONValue
@@ -60,7 +60,7 @@ struct PageDecoder: Sendable {
                 decoded.append(try posts.decode(item))
             } catch {
                 throw RepositoryError(
-                    .decoding, url: url, page: key, message: "post #\(index + 1) in \(where_): \(error.message)")
+                    .decoding, url: url, page: key, message: "post #\(index + 1) in \(location): \(error.message)")
             }
         }
 
