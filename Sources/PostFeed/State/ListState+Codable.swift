@@ -1,0 +1,81 @@
+import Foundation
+
+// The JSON form, written with sorted keys so the file reads the same every time:
+//
+// {
+//   "anchor" : { "index" : 36, "postID" : 37 },
+//   "backendIdentity" : "postfeed http://127.0.0.1:6969/api/posts",
+//   "currentPage" : null,
+//   …
+//   "version" : 1
+// }
+//
+// Optional fields are written as explicit `null`, so every file shows every field.
+extension ListState: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case version, mode, backendIdentity, pageSize, savedAt
+        case anchor, totalCount, endReached, seenPostIDs, loadedPostIDs, loadedPageKeys
+        case nextPageKey, currentPage, currentPageKey
+    }
+
+    /// Decodes and checks a state; throws `DecodingError` naming the field when a value
+    /// could not be restored (a page size below 1, a paged state without a page, …).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        mode = try container.decode(ListMode.self, forKey: .mode)
+        backendIdentity = try container.decode(String.self, forKey: .backendIdentity)
+        pageSize = try container.decode(Int.self, forKey: .pageSize)
+        let savedAtText = try container.decode(String.self, forKey: .savedAt)
+        guard let date = Post.parseDate(savedAtText) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .savedAt, in: container, debugDescription: "'\(savedAtText)' is not an ISO-8601 date")
+        }
+        savedAt = date
+        anchor = try container.decodeIfPresent(ScrollAnchor.self, forKey: .anchor)
+        totalCount = try container.decodeIfPresent(Int.self, forKey: .totalCount)
+        endReached = try container.decode(Bool.self, forKey: .endReached)
+        seenPostIDs = try container.decodeIfPresent(PostIDSet.self, forKey: .seenPostIDs) ?? []
+        loadedPostIDs = try container.decodeIfPresent([Int].self, forKey: .loadedPostIDs) ?? []
+        loadedPageKeys = try container.decodeIfPresent([StoredPageKey].self, forKey: .loadedPageKeys)?.map(\.key) ?? []
+        nextPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .nextPageKey)?.key
+        currentPage = try container.decodeIfPresent(Int.self, forKey: .currentPage)
+        currentPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .currentPageKey)?.key
+        if let problem {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: problem))
+        }
+    }
+
+    /// Encodes every field, optional ones as explicit `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(backendIdentity, forKey: .backendIdentity)
+        try container.encode(pageSize, forKey: .pageSize)
+        try container.encode(Post.formatDate(savedAt), forKey: .savedAt)
+        try container.encode(anchor, forKey: .anchor)
+        try container.encode(totalCount, forKey: .totalCount)
+        try container.encode(endReached, forKey: .endReached)
+        try container.encode(seenPostIDs, forKey: .seenPostIDs)
+        try container.encode(loadedPostIDs, forKey: .loadedPostIDs)
+        try container.encode(loadedPageKeys.map(StoredPageKey.init), forKey: .loadedPageKeys)
+        try container.encode(nextPageKey.map(StoredPageKey.init), forKey: .nextPageKey)
+        try container.encode(currentPage, forKey: .currentPage)
+        try container.encode(currentPageKey.map(StoredPageKey.init), forKey: .currentPageKey)
+    }
+
+    /// The file's bytes: pretty-printed, keys sorted, ending in a newline.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Decodes a state file's bytes; throws `DecodingError` naming what is wrong.
+    public init(jsonData: Data) throws {
+        self = try JSONDecoder().decode(ListState.self, from: jsonData)
+    }
+}

@@ -1,0 +1,130 @@
+extension ListState {
+    /// Where to put the reader back, as an index into `currentPostIDs`: the posts now in the
+    /// list (infinite) or on the current page (paged), in order.
+    ///
+    /// The anchor post's index when it is still there; else its nearest surviving neighbour
+    /// in the saved order (``loadedPostIDs``); else the anchor's old index, clamped.
+    /// `0` when the state has no anchor; `nil` when `currentPostIDs` is empty.
+    /// See ``PlaceConverter/restoredIndex(of:savedIDs:currentIDs:)``.
+    public func restoredIndex(in currentPostIDs: [Int]) -> Int? {
+        guard !currentPostIDs.isEmpty else { return nil }
+        guard let anchor else { return 0 }
+        // `firstLoadedIndex` is never negative, so negating it cannot overflow.
+        let relative = ScrollAnchor(
+            postID: anchor.postID, index: PlaceConverter.saturatingAdd(anchor.index, -firstLoadedIndex))
+        return PlaceConverter.restoredIndex(of: relative, savedIDs: loadedPostIDs, currentIDs: currentPostIDs)
+    }
+
+    /// The same place in `mode` with `pageSize` posts per page: what to restore when the
+    /// reader switches mode, or when this run's page size differs from the saved one.
+    ///
+    /// The anchor's index in the whole list is what survives. Infinite at post #37 with page
+    /// size 10 becomes page 4 with the same anchor; that page back in infinite mode becomes
+    /// a list whose pages 1…4 hold post #37 again:
+    ///
+    /// ```swift
+    /// let paged = infinite.switched(to: .paged, pageSize: 10, firstPageKey: repository.firstPageKey)
+    /// paged.currentPage  // 4
+    /// ```
+    ///
+    /// Page keys come from the state when the page size is unchanged, else from the style
+    /// of `firstPageKey` (page numbers, offsets). Cursor and link backends cannot name a
+    /// page they have not walked: such a paged state has no ``currentPageKey``, and such
+    /// an infinite state lists the pages it knows and continues from the last of them.
+    ///
+    /// - Parameters:
+    ///   - mode: the mode to restore into; the same mode only changes the page size.
+    ///   - pageSize: posts per page in this run (below 1 counts as 1).
+    ///   - firstPageKey: the key of the first page (`PostRepository.firstPageKey`).
+    /// - Returns: `self` when neither the mode nor the page size changes.
+    public func switched(to mode: ListMode, pageSize: Int, firstPageKey: PageKey) -> ListState {
+        let newSize = max(pageSize, 1)
+        guard mode != self.mode || newSize != self.pageSize else { return self }
+        let keys = PageKeyPlan(
+            firstPageKey: firstPageKey, pageSize: newSize, known: newSize == self.pageSize ? knownPageKeys : [:])
+
+        var result = self
+        result.version = Self.currentVersion
+        result.mode = mode
+        result.pageSize = newSize
+        if result.anchor == nil, self.mode == .paged, let first = loadedPostIDs.first {
+            result.anchor = ScrollAnchor(postID: first, index: firstLoadedIndex)
+        }
+        let placeIndex = result.anchor?.index
+
+        switch mode {
+        case .paged:
+            let page = PlaceConverter.page(forIndex: placeIndex ?? 0, pageSize: newSize)
+            result.currentPage = page
+            result.currentPageKey = keys.key(forPage: page)
+            result.loadedPageKeys = keys.knownKeys(through: max(page, keys.known.keys.max() ?? 0))
+            result.loadedPostIDs = knownPostIDs(from: PlaceConverter.firstIndex(ofPage: page, pageSize: newSize), count: newSize)
+            result.nextPageKey = nil
+            let endOfPage = PlaceConverter.firstIndex(ofPage: PlaceConverter.saturatingAdd(page, 1), pageSize: newSize)
+            result.endReached = listLengthBound.map { endOfPage >= $0 } ?? false
+
+        case .infinite:
+            let prefix = knownPostIDs(from: 0, count: Int.max)
+            let pagesForPrefix = prefix.count / newSize + (prefix.count % newSize == 0 ? 0 : 1)
+            let pagesForPlace = placeIndex.map { PlaceConverter.page(forIndex: $0, pageSize: newSize) } ?? 0
+            let plan = keys.infiniteList(covering: max(pagesForPrefix, pagesForPlace), listLength: listLengthBound)
+            result.loadedPostIDs = prefix
+            result.loadedPageKeys = plan.loaded
+            result.nextPageKey = plan.next
+            result.endReached = plan.next == nil
+            result.currentPage = nil
+            result.currentPageKey = nil
+        }
+        return result
+    }
+
+    /// This state for a run with a different page size, in the same mode.
+    /// Shorthand for ``switched(to:pageSize:firstPageKey:)`` with the current mode.
+    public func resized(to pageSize: Int, firstPageKey: PageKey) -> ListState {
+        switched(to: mode, pageSize: pageSize, firstPageKey: firstPageKey)
+    }
+
+    // MARK: - Helpers
+
+    /// Page keys this state knows, by 1-based page number (valid for its page size).
+    private var knownPageKeys: [Int: PageKey] {
+        var known: [Int: PageKey] = [:]
+        for (offset, key) in loadedPageKeys.enumerated() {
+            known[offset + 1] = key
+        }
+        if mode == .infinite, let nextPageKey {
+            known[loadedPageKeys.count + 1] = nextPageKey
+        }
+        if mode == .paged, let currentPage, let currentPageKey {
+            known[currentPage] = currentPageKey
+        }
+        return known
+    }
+
+    /// The known ids of the posts at indexes `start ..< start + count` of the whole list;
+    /// empty when the ids this state holds do not start at or before `start`.
+    private func knownPostIDs(from start: Int, count: Int) -> [Int] {
+        let offset = start - firstLoadedIndex
+        guard offset >= 0, offset < loadedPostIDs.count else { return [] }
+        let end = offset + min(count, loadedPostIDs.count - offset)
+        return Array(loadedPostIDs[offset..<end])
+    }
+
+    /// An upper bound on the length of the list, when the state knows one: the total
+    /// count, or where the end was reached. Used only to say the end is reached, so it may
+    /// be too large but never too small.
+    private var listLengthBound: Int? {
+        var bounds: [Int] = []
+        if let totalCount { bounds.append(totalCount) }
+        if endReached {
+            switch mode {
+            case .infinite:
+                let (pages, overflow) = loadedPageKeys.count.multipliedReportingOverflow(by: pageSize)
+                bounds.append(max(loadedPostIDs.count, overflow ? Int.max : pages))
+            case .paged:
+                bounds.append(PlaceConverter.saturatingAdd(firstLoadedIndex, pageSize))
+            }
+        }
+        return bounds.min()
+    }
+}

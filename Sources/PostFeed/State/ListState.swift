@@ -1,0 +1,129 @@
+import Foundation
+
+/// Where the reader is in one list mode, saved as JSON so the next run puts them back.
+///
+/// One state per mode (``ListMode``), one file each (see ``ListStateStore``). The fields
+/// that belong to one mode only are documented as such and left empty in the other.
+///
+/// **Restoring infinite scroll**: fetch ``loadedPageKeys`` in order (from the page cache
+/// when it has them), then keep loading from ``nextPageKey`` until the list holds
+/// ``anchor``'s index or ends; then show ``restoredIndex(in:)``.
+///
+/// **Restoring a page**: fetch page ``currentPage`` (``currentPageKey`` when known; else
+/// `PostRepository.pageKey(forPageNumber:)`, else walk from the first page), then show
+/// ``restoredIndex(in:)`` within it.
+///
+/// To carry the place into the other mode or a new page size, see
+/// ``switched(to:pageSize:firstPageKey:)``.
+public struct ListState: Sendable, Equatable {
+    /// The schema version this build writes and the newest it reads.
+    public static let currentVersion = 1
+
+    /// Schema version of the file; ``currentVersion`` for new states.
+    public var version: Int
+    /// The mode this state belongs to; it is saved in that mode's file.
+    public var mode: ListMode
+    /// `BackendDescription.identity` of the backend the state was saved for; state is never
+    /// restored into another backend.
+    public var backendIdentity: String
+    /// Posts per page when the state was saved.
+    public var pageSize: Int
+    /// When the state was saved. Written to the second, in ISO-8601 (UTC).
+    public var savedAt: Date
+
+    // MARK: Both modes
+
+    /// The post at the top of the reader's view; `nil` when nothing was shown.
+    public var anchor: ScrollAnchor?
+    /// Total number of posts, when the backend said.
+    public var totalCount: Int?
+    /// `true` when the list's last page had been reached (infinite) or the current page is
+    /// the last (paged).
+    public var endReached: Bool
+    /// Posts shown in this and earlier runs, for the "unseen only" option.
+    public var seenPostIDs: PostIDSet
+    /// The ids of the posts the reader had, in order. Infinite: the loaded posts from the
+    /// top of the list. Paged: the posts of the current page. Used to find the anchor's
+    /// nearest surviving neighbour when the anchor post is gone; after a change of mode
+    /// or page size it may hold fewer posts than the pages in ``loadedPageKeys``.
+    public var loadedPostIDs: [Int]
+    /// The keys of pages 1, 2, 3, … in ``pageSize`` pages, as far as known. Infinite: the
+    /// pages to fetch, in order, to rebuild the list. Paged: the pages already walked, so a
+    /// cursor or link backend can go back without starting over.
+    public var loadedPageKeys: [PageKey]
+
+    // MARK: Infinite scroll only
+
+    /// The key of the next page to append; `nil` once the end of the list was reached.
+    /// Always `nil` in paged state.
+    public var nextPageKey: PageKey?
+
+    // MARK: Paged only
+
+    /// 1-based number of the page shown; `nil` in infinite state.
+    public var currentPage: Int?
+    /// The key of that page, when known; `nil` when the backend's cursors or links must be
+    /// walked to reach it. Always `nil` in infinite state.
+    public var currentPageKey: PageKey?
+
+    /// A state of the current schema version; fill in the fields of `mode`.
+    public init(
+        mode: ListMode,
+        backendIdentity: String,
+        pageSize: Int,
+        savedAt: Date = Date(),
+        anchor: ScrollAnchor? = nil,
+        totalCount: Int? = nil,
+        endReached: Bool = false,
+        seenPostIDs: PostIDSet = [],
+        loadedPostIDs: [Int] = [],
+        loadedPageKeys: [PageKey] = [],
+        nextPageKey: PageKey? = nil,
+        currentPage: Int? = nil,
+        currentPageKey: PageKey? = nil
+    ) {
+        self.version = Self.currentVersion
+        self.mode = mode
+        self.backendIdentity = backendIdentity
+        self.pageSize = pageSize
+        self.savedAt = savedAt
+        self.anchor = anchor
+        self.totalCount = totalCount
+        self.endReached = endReached
+        self.seenPostIDs = seenPostIDs
+        self.loadedPostIDs = loadedPostIDs
+        self.loadedPageKeys = loadedPageKeys
+        self.nextPageKey = nextPageKey
+        self.currentPage = currentPage
+        self.currentPageKey = currentPageKey
+    }
+
+    /// 0-based index in the whole list of `loadedPostIDs[0]`: 0 in infinite state, the
+    /// first post of the current page in paged state.
+    public var firstLoadedIndex: Int {
+        switch mode {
+        case .infinite: 0
+        case .paged: PlaceConverter.firstIndex(ofPage: currentPage ?? 1, pageSize: pageSize)
+        }
+    }
+
+    /// What is wrong with this state, or `nil` when it can be saved and restored.
+    var problem: String? {
+        if version < 1 { return "version \(version) is not a schema version" }
+        if backendIdentity.isEmpty { return "backendIdentity is empty" }
+        if pageSize < 1 { return "pageSize \(pageSize) is not a positive page size" }
+        if let anchor, anchor.index < 0 { return "anchor index \(anchor.index) is negative" }
+        if let totalCount, totalCount < 0 { return "totalCount \(totalCount) is negative" }
+        switch mode {
+        case .paged:
+            guard let currentPage else { return "paged state has no currentPage" }
+            if currentPage < 1 { return "currentPage \(currentPage) is not a page number (pages start at 1)" }
+            if nextPageKey != nil { return "paged state has a nextPageKey (infinite scroll only)" }
+        case .infinite:
+            if currentPage != nil || currentPageKey != nil {
+                return "infinite state has a currentPage (paged only)"
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Why list state could not be saved or reset. A struct over a private code, so cases can
+/// be added without breaking users; the message names the file or folder and what to do.
+///
+/// ```swift
+/// do { try store.save(state) }
+/// catch where error.code == .notWritable { print(error) }
+/// ```
+public struct ListStateError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure. Compare with the static members.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        fileprivate enum Base: String, Sendable, Hashable {
+            case notWritable = "not writable"
+            case writeFailed = "write failed"
+            case invalidState = "invalid state"
+            case removeFailed = "remove failed"
+        }
+        fileprivate let base: Base
+
+        /// The State folder cannot be created or written (read-only, permissions, a file in
+        /// the way).
+        public static let notWritable = Code(base: .notWritable)
+        /// Writing, syncing or renaming the state file failed (disk full, I/O error).
+        public static let writeFailed = Code(base: .writeFailed)
+        /// The state would not be restored if saved (a page size below 1, a paged state with
+        /// no page, …); nothing was written.
+        public static let invalidState = Code(base: .invalidState)
+        /// A state file could not be removed.
+        public static let removeFailed = Code(base: .removeFailed)
+
+        /// A short name of the code, e.g. `not writable`.
+        public var description: String { base.rawValue }
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// The file or folder involved.
+    public let url: URL
+    /// The `errno` of the failed system call, when there was one.
+    public let systemError: Int32?
+    /// One line: what failed, on which path, and what to do.
+    public let message: String
+
+    init(_ code: Code, url: URL, systemError: Int32? = nil, message: String) {
+        self.code = code
+        self.url = url
+        self.systemError = systemError
+        self.message = message
+    }
+
+    /// The one-line ``message``.
+    public var description: String { message }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// Saves and restores each list mode's ``ListState`` as JSON in `<cacheRoot>/State/`:
+/// `infinite-scroll-state.json` and `pagination-state.json`.
+///
+/// Thread-safe, and safe for several processes sharing one cache root: every save writes
+/// a temporary file in the same folder, syncs it and renames it into place, so a reader
+/// sees the old state or the new, never a torn file (the last writer wins). Saves,
+/// resets and discards also take an advisory lock on `State/.state.lock`.
+///
+/// A file that cannot be used — unreadable, not JSON, truncated, from a newer schema, for
+/// another backend or the other mode — is never restored and never deleted: it is renamed
+/// to `<name>.corrupt-<time>` beside the original and ``load(mode:backendIdentity:)`` says
+/// why in one line.
+///
+/// ```swift
+/// let store = ListStateStore(cacheRoot: cacheRoot)
+/// switch store.load(mode: .infinite, backendIdentity: backend.identity) {
+/// case .restored(let state): feed.restore(state)
+/// case .discarded(let reason, _): log.notice("\(reason)")
+/// case .none: break
+/// }
+/// try store.save(feed.state)
+/// ```
+///
+/// File I/O is synchronous and small (one file of a few kilobytes).
+public struct ListStateStore: Sendable {
+    /// Files larger than this are not list state (a million post ids is ~8 MB).
+    public static let maximumFileSize = 16 * 1024 * 1024
+
+    /// `<cacheRoot>/State`.
+    public let directory: URL
+    private let now: @Sendable () -> Date
+
+    /// A store in `<cacheRoot>/State/`; the folder is created by the first save.
+    /// - Parameter now: the clock that stamps files moved aside (inject one in tests).
+    public init(cacheRoot: URL, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.directory = cacheRoot.appendingPathComponent("State", isDirectory: true)
+        self.now = now
+    }
+
+    /// The file that holds `mode`'s state.
+    public func fileURL(for mode: ListMode) -> URL {
+        directory.appendingPathComponent(mode.stateFileName, isDirectory: false)
+    }
+
+    // MARK: Saving
+
+    /// Writes `state` to its mode's file, atomically.
+    ///
+    /// Throws ``ListStateError`` `.invalidState` when the state would not be restored
+    /// (nothing is written), `.notWritable` when the State folder cannot be created or
+    /// written, `.writeFailed` when writing, syncing or renaming fails.
+    public func save(_ state: ListState) throws(ListStateError) {
+        let url = fileURL(for: state.mode)
+        if let problem = state.problem ?? versionProblem(state) {
+            throw ListStateError(
+                .invalidState, url: url,
+                message: "not saving \(state.mode) list state to \(Self.display(url)): \(problem); nothing was written")
+        }
+        let data: Data
+        do {
+            data = try state.jsonData()
+        } catch {
+            throw ListStateError(
+                .invalidState, url: url,
+                message: "could not encode \(state.mode) list state for \(Self.display(url)) (\(error)); nothing was written")
+        }
+        do {
+            try StateFileSystem.makeFolder(directory)
+        } catch {
+            throw ListStateError(
+                .notWritable, url: directory, systemError: error.errno,
+                message: "cannot save list state: cannot create the folder \(Self.display(URL(fileURLWithPath: error.path))) (\(error.text)); "
+                    + "make it writable or choose another cache folder with --cache-dir")
+        }
+        try StateFileSystem.withExclusiveLock(in: directory) { () throws(ListStateError) in
+            do throws(SystemCallFailure) {
+                try StateFileSystem.writeAtomically(data, to: url)
+            } catch {
+                throw Self.saveError(error, url: url, directory: directory)
+            }
+            StateFileSystem.removeOrphanedTemporaries(of: url.lastPathComponent, in: directory)
+        }
+    }
+
+    // MARK: Loading
+
+    /// The saved state of `mode`, if there is one this run may use.
+    ///
+    /// Never throws and never deletes: a file that cannot be used is moved aside and
+    /// reported as ``LoadResult/discarded(_:movedTo:)``.
+    /// - Parameter backendIdentity: `BackendDescription.identity` of this run's backend.
+    public func load(mode: ListMode, backendIdentity: String) -> LoadResult {
+        let url = fileURL(for: mode)
+        return StateFileSystem.withExclusiveLock(in: directory) {
+            switch StateFileSystem.read(url, maximumBytes: Self.maximumFileSize) {
+            case .missing:
+                return .none
+            case .failed(let failure):
+                return discard(url, .unreadable, "could not be read (\(failure.text))")
+            case .tooLarge(let size):
+                return discard(url, .corrupt, "is \(size) bytes, too large to be list state")
+            case .data(let data):
+                switch StateFileCheck.check(data, mode: mode, backendIdentity: backendIdentity) {
+                case .success(let state):
+                    return .restored(state)
+                case .failure(let problem):
+                    return discard(url, problem.kind, problem.description)
+                }
+            }
+        }
+    }
+
+    // MARK: Resetting
+
+    /// Removes `mode`'s state file (`postfeed state reset`); files moved aside stay.
+    /// - Returns: `false` when there was no state to remove.
+    @discardableResult
+    public func reset(mode: ListMode) throws(ListStateError) -> Bool {
+        let url = fileURL(for: mode)
+        return try StateFileSystem.withExclusiveLock(in: directory) { () throws(ListStateError) -> Bool in
+            let removed: Bool
+            do throws(SystemCallFailure) {
+                removed = try StateFileSystem.remove(url)
+            } catch {
+                throw ListStateError(
+                    .removeFailed, url: url, systemError: error.errno,
+                    message: "cannot remove \(Self.display(url)) (\(error.text)); check the permissions of \(Self.display(directory))")
+            }
+            StateFileSystem.removeOrphanedTemporaries(of: url.lastPathComponent, in: directory)
+            return removed
+        }
+    }
+
+    /// Removes both modes' state files. Nothing else in the cache is touched.
+    /// - Returns: `false` when there was no state to remove.
+    @discardableResult
+    public func resetAll() throws(ListStateError) -> Bool {
+        var removedAny = false
+        var firstError: ListStateError?
+        for mode in ListMode.allCases {
+            do {
+                removedAny = try reset(mode: mode) || removedAny
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+        return removedAny
+    }
+
+    // MARK: - Helpers
+
+    private func versionProblem(_ state: ListState) -> String? {
+        state.version == ListState.currentVersion
+            ? nil : "version \(state.version) is not the schema version this PostFeed writes (\(ListState.currentVersion))"
+    }
+
+    /// Moves the file aside and says so in one line.
+    private func discard(_ url: URL, _ kind: DiscardReason.Kind, _ problem: String) -> LoadResult {
+        let name = Self.display(url)
+        do {
+            let aside = try StateFileSystem.moveAside(url, at: now())
+            let message = "\(name) \(problem); moved aside to \(Self.display(aside)); starting fresh"
+            return .discarded(DiscardReason(kind: kind, file: url, message: message), movedTo: aside)
+        } catch {
+            let message = "\(name) \(problem); could not move it aside (\(error.text)), so it stays and is ignored; starting fresh"
+            return .discarded(DiscardReason(kind: kind, file: url, message: message), movedTo: nil)
+        }
+    }
+
+    private static func saveError(_ failure: SystemCallFailure, url: URL, directory: URL) -> ListStateError {
+        if failure.isPermissionProblem {
+            return ListStateError(
+                .notWritable, url: directory, systemError: failure.errno,
+                message: "cannot save \(display(url)): \(display(directory)) is not writable (\(failure.text)); "
+                    + "make it writable or choose another cache folder with --cache-dir")
+        }
+        return ListStateError(
+            .writeFailed, url: url, systemError: failure.errno,
+            message: "cannot save \(display(url)): \(failure.step) failed (\(failure.text)); "
+                + "the previous state is unchanged; free disk space or check the disk and try again")
+    }
+
+    /// The path as the user would type it: relative to the working directory when inside it.
+    static func display(_ url: URL) -> String {
+        let path = url.standardizedFileURL.path
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        let prefix = workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/"
+        return path.hasPrefix(prefix) && path.count > prefix.count ? String(path.dropFirst(prefix.count)) : path
+    }
+}

@@ -1,0 +1,236 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A failed system call: which step, on which path, and its `errno`.
+struct SystemCallFailure: Error {
+    /// What was being done, e.g. "create a temporary file".
+    let step: String
+    let path: String
+    let errno: Int32
+
+    var text: String { String(cString: strerror(errno)) }
+
+    /// The folder or file is read-only, forbidden, or in the way of a folder.
+    var isPermissionProblem: Bool {
+        [EACCES, EPERM, EROFS, ENOTDIR].contains(errno)
+    }
+}
+
+/// The POSIX file operations list state needs, spelled out so each step is checked:
+/// atomic replace (temporary file in the same folder, write, `fsync`, `rename`), reads with
+/// a size limit, an advisory lock shared by every process using the folder, moving a file
+/// aside under a name that is not taken.
+enum StateFileSystem {
+    /// The lock file in the State folder; its contents are never read.
+    static let lockFileName = ".state.lock"
+
+    /// Prefix of the temporary files written for `fileName`.
+    static func temporaryPrefix(for fileName: String) -> String { ".\(fileName).tmp-" }
+
+    // MARK: Reading
+
+    enum ReadOutcome {
+        case data(Data)
+        case missing
+        case tooLarge(Int)
+        case failed(SystemCallFailure)
+    }
+
+    /// The whole file, unless it is missing, larger than `maximumBytes`, or unreadable
+    /// (a folder counts as unreadable).
+    static func read(_ url: URL, maximumBytes: Int) -> ReadOutcome {
+        let path = url.path
+        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else {
+            // No file, or no State folder (a file in its place): nothing was saved.
+            return errno == ENOENT || errno == ENOTDIR
+                ? .missing : .failed(SystemCallFailure(step: "open", path: path, errno: errno))
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            return .failed(SystemCallFailure(step: "inspect", path: path, errno: errno))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            let code = (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL
+            return .failed(SystemCallFailure(step: "read", path: path, errno: code))
+        }
+        let size = Int(info.st_size)
+        guard size <= maximumBytes else { return .tooLarge(size) }
+
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                retryingOnInterrupt { posixRead(descriptor, bytes.baseAddress, bytes.count) }
+            }
+            if count < 0 { return .failed(SystemCallFailure(step: "read", path: path, errno: errno)) }
+            if count == 0 { return .data(data) }
+            data.append(contentsOf: buffer[0..<count])
+            // The file may have grown since `fstat`.
+            if data.count > maximumBytes { return .tooLarge(data.count) }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Replaces `url` with `data` so that a reader sees the old bytes or the new, never a
+    /// mix: writes a temporary file in the same folder, syncs it, renames it into place,
+    /// then syncs the folder. The temporary file is removed on failure.
+    static func writeAtomically(_ data: Data, to url: URL) throws(SystemCallFailure) {
+        let folder = url.deletingLastPathComponent().path
+        let temporaryName = temporaryPrefix(for: url.lastPathComponent)
+            + "\(getpid())-\(UUID().uuidString.prefix(8))"
+        let temporaryPath = (folder as NSString).appendingPathComponent(temporaryName)
+
+        let descriptor = retryingOnInterrupt {
+            open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(0o644))
+        }
+        guard descriptor >= 0 else {
+            throw SystemCallFailure(step: "create a temporary file", path: temporaryPath, errno: errno)
+        }
+        var failure: SystemCallFailure?
+        let written = data.withUnsafeBytes { bytes -> Int32 in
+            guard let base = bytes.baseAddress else { return 0 }
+            var offset = 0
+            while offset < bytes.count {
+                let count = retryingOnInterrupt { posixWrite(descriptor, base + offset, bytes.count - offset) }
+                if count < 0 { return errno }
+                offset += count
+            }
+            return 0
+        }
+        if written != 0 {
+            failure = SystemCallFailure(step: "write", path: temporaryPath, errno: written)
+        } else if fsync(descriptor) != 0 {
+            failure = SystemCallFailure(step: "sync", path: temporaryPath, errno: errno)
+        }
+        if close(descriptor) != 0, failure == nil {
+            failure = SystemCallFailure(step: "close", path: temporaryPath, errno: errno)
+        }
+        if failure == nil, rename(temporaryPath, url.path) != 0 {
+            failure = SystemCallFailure(step: "rename into place", path: url.path, errno: errno)
+        }
+        if let failure {
+            unlink(temporaryPath)
+            throw failure
+        }
+        syncFolder(folder)
+    }
+
+    /// Creates `url` and its missing parents; an existing folder is fine.
+    static func makeFolder(_ url: URL) throws(SystemCallFailure) {
+        var path = ""
+        for component in url.standardizedFileURL.pathComponents {
+            path = component == "/" ? "/" : (path as NSString).appendingPathComponent(component)
+            if mkdir(path, mode_t(0o755)) != 0 {
+                let code = errno
+                var info = stat()
+                if code == EEXIST, stat(path, &info) == 0 {
+                    guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                        throw SystemCallFailure(step: "create folder", path: path, errno: ENOTDIR)
+                    }
+                    continue
+                }
+                // Existing folders we may not write into (`/`, a read-only mount) are fine.
+                if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
+                throw SystemCallFailure(step: "create folder", path: path, errno: code)
+            }
+        }
+    }
+
+    /// Removes `url`; `false` when it was not there.
+    static func remove(_ url: URL) throws(SystemCallFailure) -> Bool {
+        if unlink(url.path) == 0 { return true }
+        if errno == ENOENT { return false }
+        throw SystemCallFailure(step: "remove", path: url.path, errno: errno)
+    }
+
+    /// Removes temporary files of `fileName` left by a process that died mid-write.
+    /// Call only while holding the folder's lock: every live writer holds it too.
+    static func removeOrphanedTemporaries(of fileName: String, in folder: URL) {
+        let prefix = temporaryPrefix(for: fileName)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+
+    /// Renames `url` to `<name>.corrupt-<timestamp>` (adding `-2`, `-3`, … when taken) in
+    /// the same folder and returns the new location.
+    static func moveAside(_ url: URL, at date: Date) throws(SystemCallFailure) -> URL {
+        let base = "\(url.lastPathComponent).corrupt-\(timestamp(date))"
+        let folder = url.deletingLastPathComponent()
+        for attempt in 1...1_000 {
+            let candidate = folder.appendingPathComponent(attempt == 1 ? base : "\(base)-\(attempt)")
+            var info = stat()
+            if lstat(candidate.path, &info) == 0 { continue }
+            guard rename(url.path, candidate.path) == 0 else {
+                throw SystemCallFailure(step: "move aside", path: url.path, errno: errno)
+            }
+            return candidate
+        }
+        throw SystemCallFailure(step: "move aside", path: url.path, errno: EEXIST)
+    }
+
+    // MARK: Locking
+
+    /// Runs `body` holding an exclusive `flock` on the folder's lock file, so saves, resets
+    /// and discards in any process on this folder happen one at a time. Best effort: when
+    /// the lock file cannot be opened (a read-only or missing folder) `body` runs anyway,
+    /// still safe because every write is an atomic rename.
+    static func withExclusiveLock<T, E: Error>(in folder: URL, _ body: () throws(E) -> T) throws(E) -> T {
+        let path = folder.appendingPathComponent(lockFileName).path
+        var descriptor = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(0o644)) }
+        if descriptor < 0 {
+            descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
+        }
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }  // closing releases the lock
+        _ = retryingOnInterrupt { flock(descriptor, LOCK_EX) }
+        return try body()
+    }
+
+    // MARK: Helpers
+
+    /// `20250501T100000Z` (UTC): sortable, and free of `:` for file systems that refuse it.
+    static func timestamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ",
+            Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    private static func syncFolder(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        // Some file systems refuse to sync a folder; the rename is done either way.
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func retryingOnInterrupt<R: BinaryInteger>(_ call: () -> R) -> R {
+        while true {
+            let result = call()
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+}
+
+// Inside `StateFileSystem`, `read` names its own static method, which hides the C call.
+private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

@@ -1,0 +1,376 @@
+import Foundation
+import PostFeed
+import Testing
+
+@Suite("List state store")
+struct ListStateStoreTests {
+    // MARK: Saving and loading
+
+    @Test("nothing saved loads as none")
+    func nothingSaved() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url)
+        #expect(store.load(mode: .infinite, backendIdentity: StateSamples.backend) == .none)
+        #expect(store.load(mode: .paged, backendIdentity: StateSamples.backend) == .none)
+    }
+
+    @Test("each mode round-trips through its own file", arguments: ListMode.allCases)
+    func roundTrip(mode: ListMode) throws {
+        // Given a store in an empty cache root
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url)
+        let state = mode == .infinite ? StateSamples.infinite() : StateSamples.paged()
+
+        // When the state is saved
+        try store.save(state)
+
+        // Then it is in State/<mode file>, readable JSON, and loads back unchanged
+        let file = folder.url.appendingPathComponent("State/\(mode.stateFileName)")
+        #expect(store.fileURL(for: mode).standardizedFileURL == file.standardizedFileURL)
+        #expect(try Data(contentsOf: file) == state.jsonData())
+        #expect(store.load(mode: mode, backendIdentity: StateSamples.backend) == .restored(state))
+        // And the other mode still has nothing
+        let other: ListMode = mode == .infinite ? .paged : .infinite
+        #expect(store.load(mode: other, backendIdentity: StateSamples.backend) == .none)
+    }
+
+    @Test("a save replaces the previous state and leaves no temporary file")
+    func replaces() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url)
+        try store.save(StateSamples.infinite(anchorIndex: 3))
+        let newer = StateSamples.infinite(anchorIndex: 40)
+        try store.save(newer)
+
+        #expect(store.load(mode: .infinite, backendIdentity: StateSamples.backend) == .restored(newer))
+        #expect(ScratchFolder.names(in: store.directory).filter { !$0.hasPrefix(".state.lock") } == ["infinite-scroll-state.json"])
+    }
+
+    @Test("a torn temporary file from a crashed save is ignored, then cleaned up")
+    func tornTemporaryFile() throws {
+        // Given a good state, and the half-written temporary file of a save that crashed
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url)
+        let good = StateSamples.infinite()
+        try store.save(good)
+        let torn = try StateSamples.infinite(anchorIndex: 2).jsonData()
+        let temporary = store.directory.appendingPathComponent(".infinite-scroll-state.json.tmp-999-deadbeef")
+        try torn.prefix(torn.count / 2).write(to: temporary)
+
+        // Then the good state still loads, and nothing was moved aside
+        #expect(store.load(mode: .infinite, backendIdentity: StateSamples.backend) == .restored(good))
+        #expect(!ScratchFolder.names(in: store.directory).contains { $0.contains(".corrupt-") })
+
+        // And the next save removes the orphan
+        try store.save(good)
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+    }
+
+    // MARK: Files that cannot be used
+
+    struct BadFile: Sendable, CustomTestStringConvertible {
+        let name: String
+        let mode: ListMode
+        let kind: ListStateStore.DiscardReason.Kind
+        /// Words the one-line reason must contain.
+        let says: String
+        let bytes: @Sendable () throws -> Data
+        var testDescription: String { name }
+    }
+
+    static let badFiles: [BadFile] = [
+        BadFile(name: "not JSON", mode: .paged, kind: .corrupt, says: "is not JSON (damaged or cut short)") { Data("{not json".utf8) },
+        BadFile(name: "truncated", mode: .infinite, kind: .corrupt, says: "is not JSON (damaged or cut short)") {
+            let data = try StateSamples.infinite().jsonData()
+            return data.prefix(data.count - 40)
+        },
+        BadFile(name: "empty", mode: .infinite, kind: .corrupt, says: "is empty") { Data() },
+        BadFile(name: "binary", mode: .paged, kind: .corrupt, says: "is not JSON") { Data([0xFF, 0x00, 0xFE, 0x7B]) },
+        BadFile(name: "JSON but not state", mode: .paged, kind: .corrupt, says: "has no version") { Data(#"{"hello":"world"}"#.utf8) },
+        BadFile(name: "a JSON array", mode: .paged, kind: .corrupt, says: "is not list state (expected") { Data("[1,2,3]".utf8) },
+        BadFile(name: "a bad value", mode: .infinite, kind: .corrupt, says: "pageSize 0 is not a positive page size") {
+            var state = StateSamples.infinite()
+            state.pageSize = 0
+            return try state.jsonData()
+        },
+        BadFile(name: "newer version", mode: .paged, kind: .newerVersion, says: "was saved by a newer PostFeed (state version 2") {
+            var state = StateSamples.paged()
+            state.version = 2
+            return try state.jsonData()
+        },
+        BadFile(
+            name: "other backend", mode: .paged, kind: .otherBackend,
+            says: "was saved for backend \(StateSamples.otherBackend), not \(StateSamples.backend)"
+        ) {
+            var state = StateSamples.paged()
+            state.backendIdentity = StateSamples.otherBackend
+            return try state.jsonData()
+        },
+        BadFile(name: "other mode", mode: .infinite, kind: .otherMode, says: "holds paged state, not infinite") {
+            try StateSamples.paged().jsonData()
+        },
+    ]
+
+    @Test("an unusable file is moved aside with its bytes, the reason said, and a fresh start", arguments: badFiles)
+    func unusableFile(_ bad: BadFile) throws {
+        // Given a state file holding bad bytes
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url, now: StateSamples.clock)
+        try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
+        let file = store.fileURL(for: bad.mode)
+        let bytes = try bad.bytes()
+        try bytes.write(to: file)
+
+        // When it is loaded
+        let result = store.load(mode: bad.mode, backendIdentity: StateSamples.backend)
+
+        // Then it is discarded for the right reason, named in one line
+        guard case .discarded(let reason, let movedTo) = result else {
+            Issue.record("expected a discard, got \(result)")
+            return
+        }
+        let aside = try #require(movedTo)
+        #expect(reason.kind == bad.kind)
+        #expect(reason.file == file)
+        #expect(reason.message.contains(file.path))
+        #expect(reason.message.contains(bad.says), "\(reason.message)")
+        #expect(reason.message.contains("moved aside to \(aside.path); starting fresh"))
+        #expect(!reason.message.contains("\n"))
+        // And the original bytes are kept beside it, never deleted
+        #expect(aside.lastPathComponent == "\(bad.mode.stateFileName).corrupt-20250501T100000Z")
+        #expect(aside.deletingLastPathComponent().standardizedFileURL == store.directory.standardizedFileURL)
+        #expect(try Data(contentsOf: aside) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        // And the next run starts fresh and can save again
+        #expect(store.load(mode: bad.mode, backendIdentity: StateSamples.backend) == .none)
+        let fresh = bad.mode == .infinite ? StateSamples.infinite() : StateSamples.paged()
+        try store.save(fresh)
+        #expect(store.load(mode: bad.mode, backendIdentity: StateSamples.backend) == .restored(fresh))
+        #expect(try Data(contentsOf: aside) == bytes)
+    }
+
+    @Test("two discards in the same second keep both files")
+    func discardsDoNotCollide() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url, now: StateSamples.clock)
+        try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
+        let file = store.fileURL(for: .infinite)
+
+        try Data("first".utf8).write(to: file)
+        _ = store.load(mode: .infinite, backendIdentity: StateSamples.backend)
+        try Data("second".utf8).write(to: file)
+        let second = store.load(mode: .infinite, backendIdentity: StateSamples.backend)
+
+        guard case .discarded(_, let movedTo?) = second else {
+            Issue.record("expected a discard, got \(second)")
+            return
+        }
+        #expect(movedTo.lastPathComponent == "infinite-scroll-state.json.corrupt-20250501T100000Z-2")
+        let first = store.directory.appendingPathComponent("infinite-scroll-state.json.corrupt-20250501T100000Z")
+        #expect(try Data(contentsOf: first) == Data("first".utf8))
+        #expect(try Data(contentsOf: movedTo) == Data("second".utf8))
+    }
+
+    @Test("a folder where the state file should be is moved aside, not a crash")
+    func folderInPlaceOfFile() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url, now: StateSamples.clock)
+        try FileManager.default.createDirectory(at: store.fileURL(for: .paged), withIntermediateDirectories: true)
+
+        let result = store.load(mode: .paged, backendIdentity: StateSamples.backend)
+
+        guard case .discarded(let reason, let movedTo?) = result else {
+            Issue.record("expected a discard, got \(result)")
+            return
+        }
+        #expect(reason.kind == .unreadable)
+        #expect(reason.message.contains("could not be read"))
+        #expect(FileManager.default.fileExists(atPath: movedTo.path))
+        try store.save(StateSamples.paged())
+        #expect(store.load(mode: .paged, backendIdentity: StateSamples.backend) == .restored(StateSamples.paged()))
+    }
+
+    // MARK: Concurrency
+
+    @Test("many tasks saving through two stores never leave an unreadable file")
+    func concurrentSavers() async throws {
+        // Given two stores on one cache root, as two processes would have
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let first = ListStateStore(cacheRoot: folder.url)
+        let second = ListStateStore(cacheRoot: folder.url)
+        // States of very different sizes, so a torn file could not pass for a whole one
+        let states = (0..<40).map { StateSamples.infinite(loaded: 1 + ($0 * 97) % 2_000, anchorIndex: 0) }
+        try first.save(states[0])
+
+        // When both save from many tasks while a reader loads
+        let outcomes = await withTaskGroup(of: [String].self) { group in
+            for (index, state) in states.enumerated() {
+                let store = index.isMultiple(of: 2) ? first : second
+                group.addTask {
+                    var problems: [String] = []
+                    for _ in 0..<5 {
+                        do { try store.save(state) } catch { problems.append("save: \(error)") }
+                    }
+                    return problems
+                }
+            }
+            group.addTask {
+                var problems: [String] = []
+                for _ in 0..<200 {
+                    switch second.load(mode: .infinite, backendIdentity: StateSamples.backend) {
+                    case .restored(let state) where states.contains(state): break
+                    case let other: problems.append("load: \(other)")
+                    }
+                }
+                return problems
+            }
+            var all: [String] = []
+            for await problems in group { all += problems }
+            return all
+        }
+
+        // Then every save worked, every load found a whole state, and nothing is left over
+        #expect(outcomes.isEmpty, "\(outcomes.prefix(3))")
+        guard case .restored(let last) = first.load(mode: .infinite, backendIdentity: StateSamples.backend) else {
+            Issue.record("the final state did not load")
+            return
+        }
+        #expect(states.contains(last))
+        #expect(ScratchFolder.names(in: first.directory) == [".state.lock", "infinite-scroll-state.json"])
+    }
+
+    // MARK: Reset
+
+    @Test("reset removes state files and nothing else")
+    func resetRemovesOnlyState() throws {
+        // Given both states, a file moved aside, a note, and the other caches
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url)
+        try store.save(StateSamples.infinite())
+        try store.save(StateSamples.paged())
+        let keep = [
+            "State/pagination-state.json.corrupt-20250501T100000Z", "State/notes.txt",
+            "ImageCache/ab/image", "PageCache/page.json", "README.md",
+        ]
+        for path in keep {
+            let url = folder.url.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(path.utf8).write(to: url)
+        }
+
+        // When the paged state is reset, then only its file goes
+        #expect(try store.reset(mode: .paged))
+        #expect(store.load(mode: .paged, backendIdentity: StateSamples.backend) == .none)
+        #expect(store.load(mode: .infinite, backendIdentity: StateSamples.backend) == .restored(StateSamples.infinite()))
+
+        // When everything is reset, then both state files are gone and the rest is there
+        #expect(try store.resetAll())
+        #expect(store.load(mode: .infinite, backendIdentity: StateSamples.backend) == .none)
+        for path in keep {
+            #expect(try Data(contentsOf: folder.url.appendingPathComponent(path)) == Data(path.utf8), "\(path)")
+        }
+        // And resetting nothing says so
+        #expect(try !store.resetAll())
+        #expect(try !store.reset(mode: .infinite))
+    }
+
+    @Test("reset without a State folder is not an error")
+    func resetNothing() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        #expect(try !ListStateStore(cacheRoot: folder.url).resetAll())
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("State").path))
+    }
+
+    // MARK: Failures
+
+    @Test("a state that could not be restored is not saved")
+    func invalidStateIsRefused() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url)
+        var state = StateSamples.paged()
+        state.currentPage = 0
+
+        let error = try #require(throws: ListStateError.self) { try store.save(state) }
+
+        #expect(error.code == .invalidState)
+        #expect(error.message.contains("pagination-state.json"))
+        #expect(error.message.contains("currentPage 0"))
+        #expect(!FileManager.default.fileExists(atPath: store.fileURL(for: .paged).path))
+    }
+
+    @Test("a file where the State folder should be: save says so, load finds nothing")
+    func fileInPlaceOfFolder() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url)
+        try Data("not a folder".utf8).write(to: store.directory)
+
+        let error = try #require(throws: ListStateError.self) { try store.save(StateSamples.infinite()) }
+
+        #expect(error.code == .notWritable)
+        #expect(error.message.contains(store.directory.path))
+        #expect(error.message.contains("--cache-dir"))
+        #expect(store.load(mode: .infinite, backendIdentity: StateSamples.backend) == .none)
+        #expect(try Data(contentsOf: store.directory) == Data("not a folder".utf8))
+    }
+
+    @Test("a read-only State folder: save throws naming it, the saved state still loads")
+    func readOnlyFolder() throws {
+        // Given a saved state in a folder that then becomes read-only
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url)
+        let saved = StateSamples.infinite()
+        try store.save(saved)
+        guard let undo = ReadOnlyFolder.make(store.directory) else {
+            try Test.cancel("this machine cannot make a folder read-only for this user")
+        }
+        defer { undo() }
+
+        // When another state is saved
+        let error = try #require(throws: ListStateError.self) { try store.save(StateSamples.infinite(anchorIndex: 1)) }
+
+        // Then the error names the folder and what to do, and the old state is intact
+        #expect(error.code == .notWritable)
+        #expect(error.message.contains(store.directory.path))
+        #expect(error.message.contains("not writable"))
+        #expect(store.load(mode: .infinite, backendIdentity: StateSamples.backend) == .restored(saved))
+        #expect(ScratchFolder.names(in: store.directory) == [".state.lock", "infinite-scroll-state.json"])
+    }
+
+    @Test("a bad file in a read-only folder is ignored and left in place")
+    func readOnlyFolderWithBadFile() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url)
+        try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
+        let file = store.fileURL(for: .paged)
+        try Data("{broken".utf8).write(to: file)
+        guard let undo = ReadOnlyFolder.make(store.directory) else {
+            try Test.cancel("this machine cannot make a folder read-only for this user")
+        }
+        defer { undo() }
+
+        let result = store.load(mode: .paged, backendIdentity: StateSamples.backend)
+
+        guard case .discarded(let reason, nil) = result else {
+            Issue.record("expected a discard left in place, got \(result)")
+            return
+        }
+        #expect(reason.kind == .corrupt)
+        #expect(reason.message.contains("could not move it aside"))
+        #expect(reason.message.contains("starting fresh"))
+        #expect(try Data(contentsOf: file) == Data("{broken".utf8))
+    }
+}
