@@ -14,7 +14,7 @@ import Foundation
 extension ListState: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, mode, backendIdentity, pageSize, savedAt
-        case anchor, totalCount, endReached, seenPostIDs, loadedPostIDs, loadedPageKeys
+        case anchor, totalCount, endReached, seenPostIDs, loadedPostIDs, loadedPageKeys, loadedPageCounts
         case nextPageKey, currentPage, currentPageKey
     }
 
@@ -38,6 +38,7 @@ extension ListState: Codable {
         seenPostIDs = try container.decodeIfPresent(PostIDSet.self, forKey: .seenPostIDs) ?? []
         loadedPostIDs = try container.decodeIfPresent([Int].self, forKey: .loadedPostIDs) ?? []
         loadedPageKeys = try container.decodeIfPresent([StoredPageKey].self, forKey: .loadedPageKeys)?.map(\.key) ?? []
+        loadedPageCounts = try container.decodeIfPresent([Int].self, forKey: .loadedPageCounts)
         nextPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .nextPageKey)?.key
         currentPage = try container.decodeIfPresent(Int.self, forKey: .currentPage)
         currentPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .currentPageKey)?.key
@@ -60,6 +61,7 @@ extension ListState: Codable {
         try container.encode(seenPostIDs, forKey: .seenPostIDs)
         try container.encode(loadedPostIDs, forKey: .loadedPostIDs)
         try container.encode(loadedPageKeys.map(StoredPageKey.init), forKey: .loadedPageKeys)
+        try container.encode(loadedPageCounts, forKey: .loadedPageCounts)
         try container.encode(nextPageKey.map(StoredPageKey.init), forKey: .nextPageKey)
         try container.encode(currentPage, forKey: .currentPage)
         try container.encode(currentPageKey.map(StoredPageKey.init), forKey: .currentPageKey)

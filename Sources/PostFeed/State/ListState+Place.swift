@@ -45,6 +45,8 @@ extension ListState {
 
         var result = self
         result.version = Self.currentVersion
+        // Page boundaries of another page size or mode say nothing about the new pages.
+        result.loadedPageCounts = nil
         result.mode = mode
         result.pageSize = newSize
         if result.anchor == nil, self.mode == .paged, let first = loadedPostIDs.first {

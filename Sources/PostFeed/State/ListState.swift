@@ -51,6 +51,11 @@ public struct ListState: Sendable, Equatable {
     /// pages to fetch, in order, to rebuild the list. Paged: the pages already walked, so a
     /// cursor or link backend can go back without starting over.
     public var loadedPageKeys: [PageKey]
+    /// Infinite: how many of ``loadedPostIDs`` each page of ``loadedPageKeys`` holds (a page
+    /// trimmed of duplicates holds fewer than ``pageSize``), so the list is rebuilt page by
+    /// page from the ids alone. `nil` when unknown (older files, after a switch): the pages
+    /// are then read to learn their posts.
+    public var loadedPageCounts: [Int]?
 
     // MARK: Infinite scroll only
 
@@ -96,6 +101,7 @@ public struct ListState: Sendable, Equatable {
         self.nextPageKey = nextPageKey
         self.currentPage = currentPage
         self.currentPageKey = currentPageKey
+        self.loadedPageCounts = nil
     }
 
     /// 0-based index in the whole list of `loadedPostIDs[0]`: 0 in infinite state, the
