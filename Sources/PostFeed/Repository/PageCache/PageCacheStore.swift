@@ -134,7 +134,7 @@ final class PageCacheStore: Sendable {
         if let token = readGeneration() { return token }
         // None yet, or lost: start a new one (see the type's documentation). Under the lock,
         // so two tasks of this process never make two.
-        return memo.withLock { memo in
+        return memo.withLock { _ in
             if let token = readGeneration() { return token }
             let token = UUID().uuidString
             writeGeneration(token)
