@@ -8,6 +8,7 @@ import Foundation
 // ```json
 // {
 //   "name": "my-api",
+//   "identity": "my-api production",
 //   "preset": "dummyjson",
 //   "baseURL": "http://localhost:3000",
 //   "postsPath": "/posts",
@@ -24,7 +25,8 @@ import Foundation
 //
 // | field | meaning | default without a preset |
 // |---|---|---|
-// | `name` | identifies the backend in list state | the preset's, else `custom` |
+// | `name` | identifies the backend in list state, with the base URL | the preset's, else `custom` |
+// | `identity` | identifies it alone, when the address changes between runs | name + base URL + posts path |
 // | `preset` | `postfeed`, `postfeed-cursor`, `json-server`, `json-server-v1`, `dummyjson` | none |
 // | `baseURL` | `http` or `https` server root (the `baseURL:` argument overrides it) | required |
 // | `postsPath` | path of the list, may carry a fixed query (`/posts?userId=1`) | `/posts` |
@@ -82,8 +84,8 @@ extension BackendDescription {
     }
 
     static let topLevelKeys = [
-        "name", "preset", "baseURL", "postsPath", "postPath", "pagination", "items", "total", "end", "fields",
-        "maximumPageSize",
+        "name", "identity", "preset", "baseURL", "postsPath", "postPath", "pagination", "items", "total", "end",
+        "fields", "maximumPageSize",
     ]
 
     static func parse(_ root: ConfigObject, baseURL override: URL?) throws(BackendConfigurationError) -> BackendDescription {
@@ -110,6 +112,10 @@ extension BackendDescription {
         }
 
         if let name = try root.string("name") { description.name = name }
+        if let identity = try root.string("identity") {
+            guard !identity.trimmingCharacters(in: .whitespaces).isEmpty else { throw root.error("identity", "must not be empty") }
+            description.fixedIdentity = identity
+        }
         if let postsPath = try root.string("postsPath") {
             guard postsPath.hasPrefix("/") else { throw root.error("postsPath", "must start with \"/\", got \"\(postsPath)\"") }
             description.postsPath = postsPath

@@ -32,6 +32,9 @@ public struct BackendDescription: Sendable, Hashable {
     public var fields: FieldMapping
     /// The largest page size the backend accepts.
     public var maximumPageSize: Int
+    /// A fixed ``identity``, for a backend whose address changes between runs (the built-in
+    /// fixture backend on a free port, a service behind changing hosts). `nil`: derived.
+    public var fixedIdentity: String?
 
     public init(
         name: String, baseURL: URL, postsPath: String, postPath: String?, pagination: PaginationStyle,
@@ -48,12 +51,14 @@ public struct BackendDescription: Sendable, Hashable {
         self.endSignals = endSignals
         self.fields = fields
         self.maximumPageSize = maximumPageSize
+        self.fixedIdentity = nil
     }
 
     /// Identifies the backend in list state, so state saved for one backend is never
-    /// restored into another: the name, the base URL and the posts path.
+    /// restored into another: ``fixedIdentity`` when set, else the name, the base URL and
+    /// the posts path.
     public var identity: String {
-        "\(name) \(Self.trimmingTrailingSlashes(baseURL.absoluteString))\(postsPath)"
+        fixedIdentity ?? "\(name) \(Self.trimmingTrailingSlashes(baseURL.absoluteString))\(postsPath)"
     }
 
     /// The page size used when none is given (DESIGN.md: 20).

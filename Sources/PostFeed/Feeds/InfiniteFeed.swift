@@ -281,7 +281,14 @@ public actor InfiniteFeed {
                 await prefetch.task.value
                 pagePrefetch = nil
             }
-            let page = try await repository.page(key, cachePolicy: .useCache, priority: priority)
+            let page: Page
+            do {
+                page = try await repository.page(key, cachePolicy: .useCache, priority: priority)
+            } catch where error.code == .pageOutOfRange {
+                // Past the end (json-server answers an empty page there): the list is complete.
+                nextKey = nil
+                break
+            }
             pagesTried += 1
             nextKey = page.nextKey
             if let total = page.totalCount { totalCount = total }

@@ -14,7 +14,8 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
     public var title: String
     public var body: String
     public var author: String?
-    /// Absolute, or relative to the backend's base URL.
+    /// The image's URL. On the wire it may be absolute or relative to the backend; posts
+    /// from ``HTTPPostRepository`` carry it resolved to an absolute URL.
     public var imageURL: String?
     public var createdAt: Date?
     public var popularity: Double?

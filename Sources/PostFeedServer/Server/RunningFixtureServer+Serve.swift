@@ -43,13 +43,14 @@ extension RunningFixtureServer {
         _ configuration: FixtureServerConfiguration = FixtureServerConfiguration()
     ) async throws -> DetachedFixtureServer {
         let (events, continuation) = AsyncStream<Result<RunningFixtureServer, any Error>>.makeStream()
+        // The server stops when `stop` finishes, through the graceful path of `withRunning`;
+        // cancelling the task instead would cut the server off mid-accept.
+        let (stop, stopContinuation) = AsyncStream<Void>.makeStream()
         let task = Task {
             do {
                 try await withRunning(configuration) { server in
                     continuation.yield(.success(server))
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(3_600))
-                    }
+                    for await _ in stop {}
                 }
             } catch {
                 continuation.yield(.failure(error))
@@ -58,7 +59,7 @@ extension RunningFixtureServer {
         }
         for await event in events {
             switch event {
-            case .success(let server): return DetachedFixtureServer(server: server, task: task)
+            case .success(let server): return DetachedFixtureServer(server: server, task: task, stop: stopContinuation)
             case .failure(let error): throw error
             }
         }
@@ -73,10 +74,12 @@ public final class DetachedFixtureServer: Sendable {
     /// The running server: port, base URL, request counters.
     public let server: RunningFixtureServer
     private let task: Task<Void, Never>
+    private let stop: AsyncStream<Void>.Continuation
 
-    init(server: RunningFixtureServer, task: Task<Void, Never>) {
+    init(server: RunningFixtureServer, task: Task<Void, Never>, stop: AsyncStream<Void>.Continuation) {
         self.server = server
         self.task = task
+        self.stop = stop
     }
 
     /// `http://127.0.0.1:PORT`.
@@ -84,7 +87,7 @@ public final class DetachedFixtureServer: Sendable {
 
     /// Stops the server and waits until it no longer listens. Calling it again does nothing.
     public func shutdown() async {
-        task.cancel()
+        stop.finish()
         await task.value
     }
 }

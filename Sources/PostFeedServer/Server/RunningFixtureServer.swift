@@ -1,5 +1,6 @@
 public import Foundation
 import Hummingbird
+import ServiceLifecycle
 import Logging
 import NIOCore
 import Synchronization
@@ -94,13 +95,24 @@ public struct RunningFixtureServer: Sendable {
             },
             logger: logger)
 
+        // Stopping goes through a graceful shutdown, never by cancelling the serving task:
+        // a cancelled NIO server channel can drop a connection it accepted but never served,
+        // and that traps ("Deinited NIOAsyncWriter without calling finish()", apple/swift-nio
+        // #2637 and #3481). Graceful shutdown stops accepting first and closes what was
+        // accepted; a stalled test route is cut off after `shutdownGracePeriod`.
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: application, successTerminationBehavior: .gracefullyShutdownGroup)],
+            logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = shutdownGracePeriod
+        groupConfiguration.maximumCancellationDuration = shutdownGracePeriod
+        let services = ServiceGroup(configuration: groupConfiguration)
         // Cancelling the caller cancels the server directly; mute its shutdown noise then too.
         return try await withTaskCancellationHandler {
             try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
                 let failure = ServerFailure()
                 group.addTask {
                     do {
-                        try await application.run()
+                        try await services.run()
                     } catch {
                         failure.set("\(error)")
                     }
@@ -113,23 +125,31 @@ public struct RunningFixtureServer: Sendable {
                 }
                 guard let boundPort else {
                     stopping.set()
-                    group.cancelAll()
+                    await services.triggerGracefulShutdown()
                     throw FixtureServerError.stoppedBeforeStarting(
                         host: configuration.host, port: configuration.port,
                         reason: failure.value ?? "the server stopped")
                 }
                 state.boundAuthority.withLock { $0 = "\(configuration.host):\(boundPort)" }
                 let server = RunningFixtureServer(configuration: configuration, port: boundPort, state: state)
-                defer {
-                    stopping.set()
-                    group.cancelAll()
+                let result: Result<T, any Error>
+                do {
+                    result = .success(try await body(server))
+                } catch {
+                    result = .failure(error)
                 }
-                return try await body(server)
+                stopping.set()
+                await services.triggerGracefulShutdown()
+                try await group.waitForAll()
+                return try result.get()
             }
         } onCancel: {
             stopping.set()
         }
     }
+
+    /// How long a stop waits for requests in flight (a stalled test route) before it cuts them off.
+    static let shutdownGracePeriod: Duration = .seconds(2)
 }
 
 /// The error that ended the server task, if any (read after the start stream finishes).

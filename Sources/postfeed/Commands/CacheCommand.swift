@@ -124,7 +124,7 @@ struct CacheReport: Encodable {
     var caches: [Layer]
 }
 
-extension DiskCache.Statistics: @retroactive Encodable {
+extension DiskCache.Statistics: Encodable {
     enum CodingKeys: String, CodingKey {
         case entryCount, totalBytes, sizeLimit, hits, misses, corruptEntriesRemoved, writes, temporaryFiles
         case oldestStoredAt, newestStoredAt, isWritable

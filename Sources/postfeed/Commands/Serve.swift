@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PostFeedServer
 
 struct Serve: AsyncParsableCommand {
@@ -76,9 +77,10 @@ struct Serve: AsyncParsableCommand {
         configuration.faults.stallShare = stallShare
         let problems = configuration.faults.problems
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
+        let ready = configuration
         do {
-            try await RunningFixtureServer.serve(configuration) { server in
-                print("postfeed: serving \(configuration.fixturesDirectory.path) (\(configuration.flavor.rawValue)) at \(server.baseURL.absoluteString); Ctrl-C stops")
+            try await RunningFixtureServer.serve(ready) { server in
+                print("postfeed: serving \(ready.fixturesDirectory.path) (\(ready.flavor.rawValue)) at \(server.baseURL.absoluteString); Ctrl-C stops")
             }
         } catch {
             throw CLIError("cannot serve on \(host):\(port): \(error)")

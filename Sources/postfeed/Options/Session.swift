@@ -40,14 +40,14 @@ struct Session {
             // the convention --api names, so the first run needs no setup.
             let flavor = Self.flavor(forPreset: options.backendFile == nil ? options.api : "postfeed")
             do {
-                let started = try await RunningFixtureServer.startDetached(FixtureServerConfiguration(flavor: flavor))
+                let started = try await Self.startBuiltInBackend(flavor: flavor)
                 server = started
                 baseURL = started.baseURL
             } catch {
                 throw CLIError("cannot start the built-in fixture backend: \(error); pass --base-url to use another backend")
             }
         }
-        let backend: BackendDescription
+        var backend: BackendDescription
         do {
             if let file = options.backendFile {
                 backend = try BackendDescription.load(from: URL(fileURLWithPath: file), baseURL: options.baseURL.flatMap(URL.init(string:)) ?? (server == nil ? nil : baseURL))
@@ -58,6 +58,9 @@ struct Session {
             await server?.shutdown()
             throw CLIError("\(error)")
         }
+        // The built-in backend is the same data whatever port it got: one identity for it,
+        // so state saved by one run is restored by the next.
+        if server != nil, options.backendFile == nil { backend.fixedIdentity = "\(backend.name) built-in fixture backend" }
         do {
             var configuration = FeedClient.Configuration(
                 backend: backend, pageSize: options.pageSize, cacheLocation: options.cacheLocation, offline: options.offline)
@@ -73,6 +76,19 @@ struct Session {
     private func close() async {
         await client.shutdown()
         await fixtureServer?.shutdown()
+    }
+
+    /// The loopback port the built-in backend tries first: a fixed port keeps page and image
+    /// cache keys (full URLs) the same from run to run. Taken (another postfeed running)
+    /// means a free port instead; that run then fetches what it shows anew.
+    static let builtInBackendPort = 46969
+
+    static func startBuiltInBackend(flavor: BackendFlavor) async throws -> DetachedFixtureServer {
+        do {
+            return try await RunningFixtureServer.startDetached(FixtureServerConfiguration(port: builtInBackendPort, flavor: flavor))
+        } catch {
+            return try await RunningFixtureServer.startDetached(FixtureServerConfiguration(port: 0, flavor: flavor))
+        }
     }
 
     /// The fixture server's flavor for a backend preset.

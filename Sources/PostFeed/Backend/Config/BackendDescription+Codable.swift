@@ -35,6 +35,7 @@ extension BackendDescription: Codable {
             "fields": fields.configurationJSON,
             "maximumPageSize": .integer(maximumPageSize),
         ]
+        if let fixedIdentity { object["identity"] = .string(fixedIdentity) }
         var total: [String: JSONValue] = [:]
         if let header = self.total.header { total["header"] = .string(header) }
         if let bodyField = self.total.bodyField { total["bodyField"] = .string(bodyField) }
