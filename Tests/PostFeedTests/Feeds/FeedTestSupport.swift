@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedHTTP
 import PostFeedServer
 
 /// Runs feed tests against the real fixture backend on 127.0.0.1 port 0, with a fresh

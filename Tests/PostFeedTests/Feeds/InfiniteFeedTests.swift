@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedHTTP
 import PostFeedServer
 import Testing
 
