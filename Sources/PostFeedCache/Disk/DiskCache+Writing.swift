@@ -164,7 +164,7 @@ extension DiskCache {
             try file.synchronize()
             try FileSystem.makeDirectory(layout.folder(forName: name))
         } catch {
-            throw DiskCacheError(error, key: key)
+            throw DiskCacheError(error, key: key, path: layout.entryPath(forName: name))
         }
         _ = try commit(sourcePath, name: name, size: size, key: key, replacing: nil)
     }
@@ -184,7 +184,7 @@ extension DiskCache {
             try file.synchronize()
         } catch {
             FileSystem.remove(temporaryPath)
-            throw DiskCacheError(error, key: key)
+            throw DiskCacheError(error, key: key, path: layout.entryPath(forName: name))
         }
         do {
             let committed = try commit(temporaryPath, name: name, size: size, key: key, replacing: expected)

@@ -59,13 +59,16 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
 
     /// Classifies a failed system call: refusals become ``Code/notWritable``, lack of
     /// space ``Code/diskFull``, anything else ``Code/ioFailure``.
-    init(_ failure: SystemCallError, key: String? = nil) {
+    ///
+    /// `path` replaces the failing file's path, e.g. to name the entry rather than its
+    /// temporary file.
+    init(_ failure: SystemCallError, key: String? = nil, path: String? = nil) {
         let code: Code = switch failure.errno {
         case EROFS, EACCES, EPERM, ENOTDIR: .notWritable
         case ENOSPC, EDQUOT, EFBIG: .diskFull
         default: .ioFailure
         }
-        self.init(code, path: failure.path, key: key, errno: failure.errno,
+        self.init(code, path: path ?? failure.path, key: key, errno: failure.errno,
                   reason: "\(failure.operation): \(failure.message)")
     }
 
