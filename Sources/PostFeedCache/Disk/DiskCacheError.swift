@@ -35,6 +35,7 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
         /// Any other input/output failure.
         public static let ioFailure = Code(.ioFailure)
 
+        /// The code's name, e.g. `diskFull`.
         public var description: String { "\(value)" }
     }
 
@@ -75,6 +76,7 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
     /// Whether the failure means the disk cannot take writes right now.
     var disablesWrites: Bool { code == .notWritable || code == .diskFull }
 
+    /// One line: what failed, which file or key, and what to do.
     public var description: String {
         let subject = key.map { "cache entry for \($0) (\(path))" } ?? path
         switch code {

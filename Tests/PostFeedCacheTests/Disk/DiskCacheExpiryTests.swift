@@ -90,6 +90,23 @@ struct DiskCacheExpiryTests {
         #expect(cache.entry(forKey: "k") != nil)
     }
 
+    @Test("Opening a cache sweeps stale abandoned downloads and leaves fresh ones")
+    func openingSweepsStaleDownloads() throws {
+        let directory = try TemporaryDirectory()
+        let clock = ManualDate()
+        let first = try DiskCache(directory: directory.url, configuration: clock.configuration())
+        let abandoned = first.temporaryDirectory.appendingPathComponent("download-abandoned")
+        let streaming = first.temporaryDirectory.appendingPathComponent("download-streaming")
+        for url in [abandoned, streaming] { try Data("partial".utf8).write(to: url) }
+        try EntryFiles.setModificationDate(clock.now.addingTimeInterval(-3600), of: abandoned)
+        try EntryFiles.setModificationDate(clock.now.addingTimeInterval(-5), of: streaming)
+
+        _ = try DiskCache(directory: directory.url, configuration: clock.configuration())
+
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        #expect(FileManager.default.fileExists(atPath: streaming.path))
+    }
+
     @Test("prune applies a lowered size limit now")
     func pruneAppliesSizeLimit() throws {
         // Given ten 1 kB entries written under a generous limit
