@@ -31,6 +31,7 @@ public struct CacheEntryMetadata: Codable, Sendable, Equatable {
     /// Free-form values, e.g. image width and height.
     public var attributes: [String: String]
 
+    /// Creates metadata; see the properties for each field.
     public init(
         key: String,
         url: String? = nil,

@@ -39,6 +39,8 @@ extension DiskCache {
         /// Default: one line on standard error.
         public var warningHandler: @Sendable (DiskCacheError) -> Void
 
+        /// Creates a configuration; every parameter defaults to the value documented on its
+        /// property.
         public init(
             sizeLimit: Int = 256 << 20,
             lowWaterRatio: Double = 0.8,

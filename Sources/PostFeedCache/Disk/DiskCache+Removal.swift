@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 
 extension DiskCache {
+    /// Removes the entry for `key` under the lock; nothing happens if there is none or the
+    /// disk refuses.
     public func removeEntry(forKey key: String) {
         removeEntryFile(at: layout.entryPath(forKey: key), identity: nil)
     }

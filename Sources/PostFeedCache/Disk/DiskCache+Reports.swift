@@ -44,6 +44,7 @@ extension DiskCache {
             /// writer replaced it meanwhile).
             public var removed: Bool
 
+            /// `<path>: <reason> (removed)`.
             public var description: String {
                 "\(file.path): \(reason)\(removed ? " (removed)" : " (could not remove)")"
             }

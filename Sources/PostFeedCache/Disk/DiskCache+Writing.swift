@@ -5,6 +5,12 @@ import Synchronization
 extension DiskCache {
     // MARK: DataCaching writes
 
+    /// Writes `data` and `metadata` to a temporary file beside the entry, `fsync`s it and
+    /// renames it over the entry; trims if the directory is now over its size limit.
+    ///
+    /// - Throws: ``DiskCacheError``: ``DiskCacheError/Code/entryTooLarge``, or — once, when
+    ///   the disk starts refusing — ``DiskCacheError/Code/notWritable`` /
+    ///   ``DiskCacheError/Code/diskFull`` (see the type's documentation).
     public func store(_ data: Data, metadata: CacheEntryMetadata, forKey key: String) throws {
         guard beginWrite() else { return }
         try recordingWriteOutcome {
@@ -20,6 +26,9 @@ extension DiskCache {
         }
     }
 
+    /// Hashes the file in 1 MiB chunks, appends metadata and footer to it, `fsync`s it and
+    /// renames it into place; a file on another file system is copied instead. The file is
+    /// gone afterwards, whatever the outcome.
     public func storeFile(at temporaryFile: URL, metadata: CacheEntryMetadata, forKey key: String) throws {
         let sourcePath = temporaryFile.standardizedFileURL.path
         guard beginWrite() else {
@@ -37,6 +46,10 @@ extension DiskCache {
         FileSystem.remove(sourcePath)  // still there only if the write was refused and swallowed
     }
 
+    /// Rewrites the entry (body copied, verified) with the updated metadata, committing only
+    /// over the file it read; retried up to five times if another writer replaces it.
+    ///
+    /// - Throws: ``DiskCacheError/Code/entryNotFound`` when there is no valid entry.
     public func updateMetadata(forKey key: String, _ update: (inout CacheEntryMetadata) -> Void) throws {
         guard beginWrite() else { return }
         try recordingWriteOutcome {
@@ -164,7 +177,7 @@ extension DiskCache {
             try file.synchronize()
             try FileSystem.makeDirectory(layout.folder(forName: name))
         } catch {
-            throw DiskCacheError(error, key: key)
+            throw DiskCacheError(error, key: key, path: layout.entryPath(forName: name))
         }
         _ = try commit(sourcePath, name: name, size: size, key: key, replacing: nil)
     }
@@ -184,7 +197,7 @@ extension DiskCache {
             try file.synchronize()
         } catch {
             FileSystem.remove(temporaryPath)
-            throw DiskCacheError(error, key: key)
+            throw DiskCacheError(error, key: key, path: layout.entryPath(forName: name))
         }
         do {
             let committed = try commit(temporaryPath, name: name, size: size, key: key, replacing: expected)

@@ -20,7 +20,8 @@ import Synchronization
 /// **Writes** go to a temporary file beside the entry, are `fsync`ed, then renamed over
 /// the entry: a process killed at any instant leaves the old entry or the new one, never
 /// a torn one; its temporary file is swept once older than
-/// ``Configuration/staleTemporaryFileAge``.
+/// ``Configuration/staleTemporaryFileAge``. The directory itself is not `fsync`ed after
+/// the rename: after a power cut the newest entries may be missing (a miss), never torn.
 ///
 /// **Size.** A ledger in the lock file tracks the directory's total bytes across
 /// processes; the write that takes it past ``Configuration/sizeLimit`` trims least
@@ -93,6 +94,21 @@ public final class DiskCache: DataCaching {
             let failure = DiskCacheError(error)
             if failure.disablesWrites { _ = markUnwritable(failure, countsAsFailedWrite: false) }
         }
+        sweepStaleDownloads()
+    }
+
+    /// Removes downloads abandoned in ``temporaryDirectory`` by crashed processes: one
+    /// directory listing, so cheap enough for every launch. (Temporary files beside entries
+    /// are swept by trims and ``prune()``, which list the fan-out folders anyway.)
+    private func sweepStaleDownloads() {
+        let now = configuration.now()
+        let staleAge = configuration.staleTemporaryFileAge.timeInterval
+        for name in FileSystem.contents(ofDirectory: layout.temporaryDirectory) {
+            let path = layout.temporaryDirectory + "/" + name
+            guard let status = FileSystem.status(path), FileSystem.isRegularFile(status),
+                  now.timeIntervalSince(FileSystem.modificationDate(status)) > staleAge else { continue }
+            FileSystem.remove(path)
+        }
     }
 
     /// Where to stream a download before ``storeFile(at:metadata:forKey:)`` adopts it: on
@@ -115,6 +131,8 @@ public final class DiskCache: DataCaching {
 
     // MARK: Reading
 
+    /// Reads and verifies the whole entry file without taking a lock; refreshes its last use.
+    /// A file that fails verification is removed (if it is still the file read) and counted.
     public func entry(forKey key: String) -> DiskCacheEntry? {
         let name = CacheLayout.name(forKey: key)
         let path = layout.entryPath(forName: name)

@@ -8,6 +8,7 @@ public struct DiskCacheEntry: Sendable {
     /// The metadata, exactly as stored (with `expiresAt` filled in by the cache).
     public var metadata: CacheEntryMetadata
 
+    /// Creates an entry, e.g. for a test double of ``DataCaching``.
     public init(data: Data, metadata: CacheEntryMetadata) {
         self.data = data
         self.metadata = metadata

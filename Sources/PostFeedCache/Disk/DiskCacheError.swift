@@ -35,6 +35,7 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
         /// Any other input/output failure.
         public static let ioFailure = Code(.ioFailure)
 
+        /// The code's name, e.g. `diskFull`.
         public var description: String { "\(value)" }
     }
 
@@ -59,19 +60,23 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
 
     /// Classifies a failed system call: refusals become ``Code/notWritable``, lack of
     /// space ``Code/diskFull``, anything else ``Code/ioFailure``.
-    init(_ failure: SystemCallError, key: String? = nil) {
+    ///
+    /// `path` replaces the failing file's path, e.g. to name the entry rather than its
+    /// temporary file.
+    init(_ failure: SystemCallError, key: String? = nil, path: String? = nil) {
         let code: Code = switch failure.errno {
         case EROFS, EACCES, EPERM, ENOTDIR: .notWritable
         case ENOSPC, EDQUOT, EFBIG: .diskFull
         default: .ioFailure
         }
-        self.init(code, path: failure.path, key: key, errno: failure.errno,
+        self.init(code, path: path ?? failure.path, key: key, errno: failure.errno,
                   reason: "\(failure.operation): \(failure.message)")
     }
 
     /// Whether the failure means the disk cannot take writes right now.
     var disablesWrites: Bool { code == .notWritable || code == .diskFull }
 
+    /// One line: what failed, which file or key, and what to do.
     public var description: String {
         let subject = key.map { "cache entry for \($0) (\(path))" } ?? path
         switch code {

@@ -21,6 +21,7 @@ public struct MemoryCacheStatistics: Sendable, Equatable, CustomStringConvertibl
         return reads == 0 ? 0 : Double(hits) / Double(reads)
     }
 
+    /// A one-line summary for logs.
     public var description: String {
         "\(count) entries, cost \(totalCost); \(hits) hits, \(misses) misses, "
             + "\(evictions) evictions, \(expirations) expirations, \(rejections) rejections"

@@ -33,7 +33,8 @@ enum EntryCodec {
         let size = file.count
         guard size >= EntryFooter.size else { throw .truncated(fileSize: size) }
         let footer = try EntryFooter.decode(file.suffix(EntryFooter.size), fileSize: size)
-        let json = file[footer.bodyLength..<footer.bodyLength + footer.metadataLength]
+        let metadataStart = file.startIndex + footer.bodyLength
+        let json = file[metadataStart..<metadataStart + footer.metadataLength]
         let metadata = try decodeMetadata(Data(json), footer: footer, expectedName: expectedName)
         let body = file.prefix(footer.bodyLength)
         guard checksum(body) == footer.bodyChecksum else { throw .bodyChecksumMismatch }
