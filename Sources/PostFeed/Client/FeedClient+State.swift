@@ -34,7 +34,11 @@ extension FeedClient {
         let infinite = loadState(.infinite, notices: &notices)
         let paged = loadState(.paged, notices: &notices)
         switch (infinite, paged) {
-        case (let i?, let p?): return (p.savedAt > i.savedAt ? .paged : .infinite, notices)
+        case (let i?, let p?):
+            // `savedAt` has whole seconds; two saves within one second are told apart by
+            // the files' modification times.
+            if p.savedAt != i.savedAt { return (p.savedAt > i.savedAt ? .paged : .infinite, notices) }
+            return (modificationDate(of: .paged) > modificationDate(of: .infinite) ? .paged : .infinite, notices)
         case (nil, _?): return (.paged, notices)
         default: return (.infinite, notices)
         }
@@ -181,6 +185,11 @@ extension FeedClient {
             notices.append(reason.message)
             return nil
         }
+    }
+
+    private func modificationDate(of mode: ListMode) -> Date {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: stateStore.fileURL(for: mode).path)
+        return attributes?[.modificationDate] as? Date ?? .distantPast
     }
 
     private func previousSeenPostIDs(_ mode: ListMode) -> PostIDSet {

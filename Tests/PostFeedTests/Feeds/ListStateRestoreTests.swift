@@ -100,7 +100,11 @@ struct ListStateRestoreTests {
         let root = FeedTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         try await RunningFixtureServer.withRunning { server in
-            let online = try FeedTestSupport.configuration(server: server, cacheRoot: root) { $0.infinite.prefetchNextPage = false }
+            // No background prefetches: the request count below must not move on its own.
+            let online = try FeedTestSupport.configuration(server: server, cacheRoot: root) {
+                $0.infinite.prefetchNextPage = false
+                $0.infinite.imagePrefetchCount = 0
+            }
             let firstPost = try await FeedClient.withFeedClient(online) { client in
                 try await client.infinite.loadMore()
                 let post = try #require(await client.infinite.posts.first { $0.imageURL != nil })

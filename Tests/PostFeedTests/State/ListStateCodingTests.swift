@@ -40,8 +40,8 @@ struct ListStateCodingTests {
             .filter { $0.hasPrefix("  \"") }
             .compactMap { $0.dropFirst(3).split(separator: "\"").first.map(String.init) }
         #expect(topLevelKeys == [
-            "anchor", "backendIdentity", "currentPage", "currentPageKey", "endReached", "loadedPageKeys",
-            "loadedPostIDs", "mode", "nextPageKey", "pageSize", "savedAt", "seenPostIDs", "totalCount", "version",
+            "anchor", "backendIdentity", "currentPage", "currentPageKey", "endReached", "loadedPageCounts",
+            "loadedPageKeys", "loadedPostIDs", "mode", "nextPageKey", "pageSize", "savedAt", "seenPostIDs", "totalCount", "version",
         ])
         #expect(text.contains("\"savedAt\" : \"2025-05-01T10:00:00Z\""))
         #expect(text.contains("\"nextPageKey\" : null"))
