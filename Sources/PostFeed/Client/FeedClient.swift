@@ -122,6 +122,10 @@ public final class FeedClient: Sendable {
     /// Opens a disk layer; when its folder cannot be created (read-only or missing parent),
     /// falls back to a private temporary folder so the run still works, with one warning.
     private static func openCache(at url: URL, configuration: DiskCache.Configuration, logger: Logger) throws(FeedClientError) -> DiskCache {
+        var configuration = configuration
+        // The cache module cannot log; its one-per-condition warnings (read-only, full disk)
+        // go through the client's logger.
+        configuration.warningHandler = { warning in logger.warning("\(warning)") }
         do {
             return try DiskCache(directory: url, configuration: configuration)
         } catch {
