@@ -117,6 +117,10 @@ public final class FeedClient: Sendable {
         await infinite.cancelBackgroundWork()
         await paged.cancelPrefetching()
         await http.shutdown()
+        // Hit and miss counts outlive the process, for `postfeed cache stats`.
+        for cache in [imageCache, pageCache] {
+            do { try cache.persistCounters() } catch { logger.debug("cannot persist cache counters: \(error)") }
+        }
     }
 
     /// Opens a disk layer; when its folder cannot be created (read-only or missing parent),

@@ -49,7 +49,9 @@ extension DiskCache {
     // MARK: Statistics
 
     /// Counts the directory's entries and bytes, reads every entry's metadata for the
-    /// oldest and newest `storedAt`, and adds this instance's counters. O(entries) reads
+    /// oldest and newest `storedAt`, and adds this instance's counters. Hits and misses are
+    /// lifetime totals: those persisted by every process (``persistCounters()``) plus this
+    /// instance's since its last persist. O(entries) reads
     /// of metadata (bodies are not read); meant for `postfeed cache stats`, not hot paths.
     public func statistics() -> Statistics {
         let listing = DirectoryListing(layout)
@@ -62,10 +64,13 @@ extension DiskCache {
             oldest = min(oldest ?? metadata.storedAt, metadata.storedAt)
             newest = max(newest ?? metadata.storedAt, metadata.storedAt)
         }
+        let lifetime = lock.readLifetimeCounters()
         return state.withLock { state in
             Statistics(
                 entryCount: listing.entries.count, totalBytes: listing.entryBytes,
-                sizeLimit: configuration.sizeLimit, hits: state.hits, misses: state.misses,
+                sizeLimit: configuration.sizeLimit,
+                hits: Int(lifetime.hits) + state.hits - state.persistedHits,
+                misses: Int(lifetime.misses) + state.misses - state.persistedMisses,
                 corruptEntriesRemoved: state.corruptEntriesRemoved, writes: state.writes,
                 skippedWrites: state.skippedWrites, failedWrites: state.failedWrites,
                 temporaryFiles: listing.temporaryFiles.count,

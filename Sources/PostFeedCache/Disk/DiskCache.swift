@@ -58,6 +58,9 @@ public final class DiskCache: DataCaching {
     struct RuntimeState {
         var hits = 0
         var misses = 0
+        /// The part of `hits` / `misses` already added to the lifetime counters.
+        var persistedHits = 0
+        var persistedMisses = 0
         var corruptEntriesRemoved = 0
         var writes = 0
         var skippedWrites = 0

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import PostFeedCache
+
+@Suite("DiskCache lifetime counters")
+struct DiskCacheCounterTests {
+    @Test("Hits and misses persisted by one instance are reported by the next, and add up")
+    func countersOutliveTheInstance() throws {
+        // Given an entry and a cache that hit it twice and missed once
+        let directory = try TemporaryDirectory()
+        let clock = ManualDate()
+        let key = "https://example.test/a.png"
+        let metadata = CacheEntryMetadata(key: key, storedAt: clock.now)
+        let first = try DiskCache(directory: directory.url, configuration: clock.configuration())
+        try first.store(Data(repeating: 7, count: 512), metadata: metadata, forKey: key)
+        _ = first.entry(forKey: key)
+        _ = first.entry(forKey: key)
+        _ = first.entry(forKey: "https://example.test/missing.png")
+
+        // When it persists its counters, twice (the second adds nothing)
+        try first.persistCounters()
+        try first.persistCounters()
+
+        // Then a new instance (a new process, for the directory) reports them
+        let second = try DiskCache(directory: directory.url, configuration: clock.configuration())
+        #expect(second.statistics().hits == 2)
+        #expect(second.statistics().misses == 1)
+
+        // And its own activity adds to them, before and after it persists
+        _ = second.entry(forKey: key)
+        #expect(second.statistics().hits == 3)
+        try second.persistCounters()
+        let third = try DiskCache(directory: directory.url, configuration: clock.configuration())
+        #expect(third.statistics().hits == 3)
+        #expect(third.statistics().misses == 1)
+    }
+
+    @Test("Persisting counters keeps the size ledger intact")
+    func ledgerSurvives() throws {
+        let directory = try TemporaryDirectory()
+        let clock = ManualDate()
+        let cache = try DiskCache(directory: directory.url, configuration: clock.configuration())
+        let key = "k"
+        try cache.store(Data(count: 1000), metadata: CacheEntryMetadata(key: key, storedAt: clock.now), forKey: key)
+        let lockFile = directory.url.appendingPathComponent(".lock")
+        let ledgerBefore = try Data(contentsOf: lockFile).prefix(SizeLedger.size)
+        _ = cache.entry(forKey: key)
+        try cache.persistCounters()
+        let contents = try Data(contentsOf: lockFile)
+        #expect(contents.prefix(SizeLedger.size) == ledgerBefore)
+        #expect(LifetimeCounters.decode(contents.dropFirst(LifetimeCounters.offset)) == LifetimeCounters(hits: 1, misses: 0))
+    }
+}
