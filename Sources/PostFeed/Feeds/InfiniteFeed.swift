@@ -87,7 +87,8 @@ public actor InfiniteFeed {
     public private(set) var hiddenPostIDs = PostIDSet()
     /// Times a page overlapped posts already loaded (offset drift upstream).
     public private(set) var driftEvents = 0
-    /// A page came from the cache after a network failure.
+    /// A page came from the cache because the network failed (pages read back from the
+    /// cache on purpose, when restoring or scrolling back, do not count).
     public private(set) var isShowingStaleContent = false
     /// Why the background catalog load stopped, if it failed.
     public private(set) var backgroundError: RepositoryError?
@@ -339,11 +340,13 @@ public actor InfiniteFeed {
         let key = segments[position].key
         let page: Page
         do {
+            // Pages coming back into the window (or restored) are read as they were cached,
+            // expired or not: no network, and not a failure worth reporting.
             page = try await repository.page(key, cachePolicy: .cacheOnly, priority: .high)
         } catch where error.code == .notCached {
             page = try await repository.page(key, cachePolicy: .useCache, priority: .high)
+            if page.isStale { isShowingStaleContent = true }
         }
-        if page.isStale { isShowingStaleContent = true }
         // Keep the ids recorded when the page was first loaded, in their order; posts deleted
         // upstream since then leave the list (the reader's anchor moves to a neighbour).
         let byID = Dictionary(page.posts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
