@@ -1,1 +1,0 @@
-// Placeholder so the package loads while PostFeedServer is written.

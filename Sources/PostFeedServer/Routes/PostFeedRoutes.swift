@@ -1,0 +1,46 @@
+import Hummingbird
+import Synchronization
+import NIOCore
+import PostFeed
+
+/// PostFeed's own API over `Fixtures/` (DESIGN.md, "The backend API"):
+/// `GET /api/posts?page=&limit=`, `GET /api/posts?cursor=&limit=`, `GET /api/posts/{id}`.
+struct PostFeedRoutes {
+    let state: FixtureServerState
+
+    func register(on router: Router<FixtureRequestContext>) {
+        router.get("/api/posts") { request, _ in try listPosts(request) }
+        router.get("/api/posts/:id") { request, context in try showPost(request, context: context) }
+    }
+
+    private func listPosts(_ request: Request) throws -> Response {
+        let parameters = request.uri.queryParameters
+        let query = try PostFeedPageQuery.parse { parameters[Substring($0)].map(String.init) }
+        let page = try PostFeedPage.make(query: query, posts: state.posts.posts)
+        let base = RequestURL(request: request, fallbackAuthority: state.boundAuthority.withLock { $0 })
+        var link = LinkHeader()
+        for relation in page.links {
+            link.append(rel: relation.rel, url: base.url(path: "/api/posts", query: relation.query))
+        }
+        var headers: HTTPFields = [:]
+        headers[.xTotalCount] = String(page.response.total)
+        headers[.link] = link.value
+        return CacheableResponse.make(
+            for: request, body: JSONBody.encode(page.response),
+            contentType: "application/json; charset=utf-8",
+            maxAge: state.configuration.pageMaxAge, headers: headers)
+    }
+
+    private func showPost(_ request: Request, context: FixtureRequestContext) throws -> Response {
+        let text = context.parameters.get("id") ?? ""
+        guard let id = Int(text) else {
+            throw APIError.badRequest("post id '\(text)' is not a whole number")
+        }
+        guard let post = state.posts.post(id: id) else {
+            throw APIError.notFound("post \(id) does not exist")
+        }
+        return CacheableResponse.make(
+            for: request, body: JSONBody.encode(post), contentType: "application/json; charset=utf-8",
+            maxAge: state.configuration.pageMaxAge)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Why the fixture server could not start or serve its data.
+///
+/// A struct over a private code, so cases can be added without breaking users; every message
+/// names the file or setting involved and what to do about it.
+public struct FixtureServerError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case missingFile
+        case unreadableData
+        case invalidConfiguration
+        case stoppedBeforeStarting
+    }
+
+    private let code: Code
+    /// A one-line explanation that names what failed and what to do.
+    public let message: String
+
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The same as ``message``.
+    public var description: String { message }
+
+    /// A file or directory the server needs does not exist.
+    public static func missingFile(_ url: URL, hint: String) -> FixtureServerError {
+        FixtureServerError(.missingFile, "\(url.path) does not exist: \(hint)")
+    }
+
+    /// A data file exists but cannot be read or parsed.
+    public static func unreadableData(_ url: URL, reason: String) -> FixtureServerError {
+        FixtureServerError(.unreadableData, "cannot read \(url.path): \(reason)")
+    }
+
+    /// The configuration cannot work (e.g. fault shares summing past 1, a port out of range).
+    public static func invalidConfiguration(_ reason: String) -> FixtureServerError {
+        FixtureServerError(.invalidConfiguration, "invalid fixture server configuration: \(reason)")
+    }
+
+    /// The server stopped before it was listening (e.g. the port is taken).
+    public static func stoppedBeforeStarting(host: String, port: Int, reason: String) -> FixtureServerError {
+        FixtureServerError(
+            .stoppedBeforeStarting,
+            "fixture server could not listen on \(host):\(port): \(reason); pick another port or use 0")
+    }
+}

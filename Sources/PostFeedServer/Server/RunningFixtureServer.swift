@@ -1,0 +1,140 @@
+public import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A fixture server that is listening, handed to the body of ``withRunning(_:isolation:_:)``.
+///
+/// The lifetime is scoped, like `HTTPClient.withHTTPClient`: the server starts before the
+/// body runs and is shut down when it returns or throws.
+///
+/// ```swift
+/// try await RunningFixtureServer.withRunning(FixtureServerConfiguration()) { server in
+///     let url = server.baseURL.appendingPathComponent("api/posts")   // http://127.0.0.1:PORT/api/posts
+///     // … run the client against `url` …
+///     #expect(server.requestCount(path: "/api/posts") == 1)
+/// }
+/// ```
+///
+/// The request counters are thread-safe and count every request the server receives,
+/// including unknown routes and requests that got an injected fault.
+public struct RunningFixtureServer: Sendable {
+    /// The configuration the server runs with (its `port` may be 0; see ``port``).
+    public let configuration: FixtureServerConfiguration
+    /// The port the server is bound to.
+    public let port: Int
+    private let state: FixtureServerState
+
+    init(configuration: FixtureServerConfiguration, port: Int, state: FixtureServerState) {
+        self.configuration = configuration
+        self.port = port
+        self.state = state
+    }
+
+    /// The host part of ``baseURL``: the configured host, or `127.0.0.1` when bound to all
+    /// interfaces.
+    public var host: String {
+        switch configuration.host {
+        case "0.0.0.0", "": return "127.0.0.1"
+        case "::": return "[::1]"
+        case let host where host.contains(":") && !host.hasPrefix("["): return "[\(host)]"
+        case let host: return host
+        }
+    }
+
+    /// `http://127.0.0.1:PORT` (no trailing slash).
+    public var baseURL: URL {
+        URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    // MARK: Request counters
+
+    /// Requests received since start (or the last ``resetRequestCounts()``).
+    public var totalRequestCount: Int { state.requestLog.total }
+
+    /// Requests received for exactly this path (no query), e.g. `/api/posts` or `/images/img-001.jpg`.
+    public func requestCount(path: String) -> Int { state.requestLog.count(path: path) }
+
+    /// Requests received for every path starting with `prefix`, e.g. `/images/`.
+    public func requestCount(pathPrefix: String) -> Int { state.requestLog.count(pathPrefix: pathPrefix) }
+
+    /// Request counts by path.
+    public var requestCountsByPath: [String: Int] { state.requestLog.countsByPath }
+
+    /// The most recent requests (up to 10 000), oldest first.
+    public var recordedRequests: [RecordedRequest] { state.requestLog.recent }
+
+    /// Sets every counter back to zero and empties ``recordedRequests``.
+    public func resetRequestCounts() { state.requestLog.reset() }
+
+    // MARK: Lifetime
+
+    /// Starts a fixture server, runs `body` with it, then shuts the server down.
+    ///
+    /// - Throws: ``FixtureServerError`` when the data cannot be loaded, the configuration is
+    ///   invalid or the port cannot be bound; otherwise whatever `body` throws.
+    public static func withRunning<T>(
+        _ configuration: FixtureServerConfiguration = FixtureServerConfiguration(),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (RunningFixtureServer) async throws -> T
+    ) async throws -> T {
+        let state = try FixtureServerState(configuration: configuration)
+        let stopping = ServerLogHandler.ShutdownFlag()
+        var logger = Logger(label: "PostFeedServer") { ServerLogHandler(label: $0, shutdown: stopping) }
+        logger.logLevel = configuration.logLevel
+        let (started, startedContinuation) = AsyncStream<Int>.makeStream()
+        let application = Application(
+            responder: FixtureApplication.makeResponder(state: state),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                startedContinuation.yield(channel.localAddress?.port ?? configuration.port)
+                startedContinuation.finish()
+            },
+            logger: logger)
+
+        // Cancelling the caller cancels the server directly; mute its shutdown noise then too.
+        return try await withTaskCancellationHandler {
+            try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
+                let failure = ServerFailure()
+                group.addTask {
+                    do {
+                        try await application.run()
+                    } catch {
+                        failure.set("\(error)")
+                    }
+                    startedContinuation.finish()
+                }
+                var boundPort: Int?
+                for await port in started {
+                    boundPort = port
+                    break
+                }
+                guard let boundPort else {
+                    stopping.set()
+                    group.cancelAll()
+                    throw FixtureServerError.stoppedBeforeStarting(
+                        host: configuration.host, port: configuration.port,
+                        reason: failure.value ?? "the server stopped")
+                }
+                state.boundAuthority.withLock { $0 = "\(configuration.host):\(boundPort)" }
+                let server = RunningFixtureServer(configuration: configuration, port: boundPort, state: state)
+                defer {
+                    stopping.set()
+                    group.cancelAll()
+                }
+                return try await body(server)
+            }
+        } onCancel: {
+            stopping.set()
+        }
+    }
+}
+
+/// The error that ended the server task, if any (read after the start stream finishes).
+private final class ServerFailure: Sendable {
+    private let storage = Mutex<String?>(nil)
+    var value: String? { storage.withLock { $0 } }
+    func set(_ message: String) { storage.withLock { $0 = message } }
+}
