@@ -54,34 +54,37 @@ final class CurlMultiEngine: @unchecked Sendable {
     // MARK: Called from any thread
 
     /// Queues `transfer`; its completion is resumed on the engine thread.
+    ///
+    /// Every `curl_multi_wakeup` happens under the inbox lock while `accepting` is still
+    /// true: once `.shutdown` is in the inbox the engine thread may free the multi handle at
+    /// any moment, so a wakeup after unlocking could touch freed memory (and write into
+    /// whatever descriptor reused the number of curl's wakeup socket).
     func submit(_ transfer: Transfer) {
         let accepted = inbox.withLock { state -> Bool in
             guard state.accepting else { return false }
             state.commands.append(.add(transfer))
+            curl_multi_wakeup(multi)
             return true
         }
-        if accepted {
-            curl_multi_wakeup(multi)
-        } else {
+        if !accepted {
             transfer.finish(.failure(HTTPClientError(.shutdown, url: transfer.request.url)))
         }
     }
 
-    /// Asks the engine thread to drop `transfer` now, wherever it is.
+    /// Asks the engine thread to drop `transfer` now, wherever it is. After shutdown began
+    /// there is nothing to do: shutdown fails it (and the flag stops its body at once).
     func cancel(_ transfer: Transfer) {
         transfer.markCancelled()
-        inbox.withLock { $0.commands.append(.cancel(transfer)) }
-        curl_multi_wakeup(multi)
+        inbox.withLock { state in
+            guard state.accepting else { return }
+            state.commands.append(.cancel(transfer))
+            curl_multi_wakeup(multi)
+        }
     }
 
     /// Fails every queued and running transfer with `.shutdown` and stops the thread.
     func shutdown() async {
-        let first = inbox.withLock { state -> Bool in
-            defer { state.accepting = false }
-            if state.accepting { state.commands.append(.shutdown) }
-            return state.accepting
-        }
-        if first { curl_multi_wakeup(multi) }
+        requestShutdown()
         await withCheckedContinuation { continuation in
             let resumeNow = stopped.withLock { state -> Bool in
                 if state.done { return true }
@@ -94,12 +97,12 @@ final class CurlMultiEngine: @unchecked Sendable {
 
     /// Starts shutdown without waiting (for `deinit` of the owning client).
     func requestShutdown() {
-        let first = inbox.withLock { state -> Bool in
-            defer { state.accepting = false }
-            if state.accepting { state.commands.append(.shutdown) }
-            return state.accepting
+        inbox.withLock { state in
+            guard state.accepting else { return }
+            state.accepting = false
+            state.commands.append(.shutdown)
+            curl_multi_wakeup(multi)
         }
-        if first { curl_multi_wakeup(multi) }
     }
 
     // MARK: Engine thread

@@ -31,7 +31,11 @@ enum EasyHandleConfigurator {
         easy.set(CURLOPT_TIMEOUT_MS, milliseconds(settings.timeouts.total))
         easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(settings.timeouts.stall.components.seconds)))
-        easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(settings.maximumBodySize))
+        // A HEAD response announces a body it does not send: curl would still refuse a
+        // Content-Length over the limit.
+        if request.method != .head {
+            easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(settings.maximumBodySize))
+        }
         easy.set(CURLOPT_TCP_KEEPALIVE, 1)
         easy.set(CURLOPT_HTTP_VERSION, Int(settings.preferHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
         if settings.acceptEncoding {

@@ -100,8 +100,9 @@ final class Transfer: @unchecked Sendable {
         let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
         headers.add(name: name, value: value)
         // Refuse a declared body over the limit before a byte of it arrives. Redirect
-        // responses' bodies are skipped by curl, so only judge a final (non-3xx) status.
-        if name.caseInsensitiveEquals("Content-Length"), !(300..<400).contains(status),
+        // responses' bodies are skipped by curl, so only judge a final (non-3xx) status;
+        // a HEAD response has no body whatever its Content-Length says.
+        if name.caseInsensitiveEquals("Content-Length"), request.method != .head, !(300..<400).contains(status),
             let length = Int(value), length > settings.maximumBodySize
         {
             abortReason = bodyTooLarge()

@@ -38,6 +38,7 @@ public struct FaultInjection: Sendable, Hashable {
         /// ``FaultInjection/stallDuration`` while keeping the connection open; then close it.
         case stalledBody
 
+        /// A short name for logs and test output, e.g. `status 503 (Retry-After: 1)`.
         public var description: String {
             switch self {
             case .status(let code, let retryAfter):

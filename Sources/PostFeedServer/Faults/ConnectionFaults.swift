@@ -1,5 +1,8 @@
+#if canImport(Glibc)
 import Glibc
-import HTTPTypes
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Hummingbird
 import NIOCore
 

@@ -1,4 +1,3 @@
-import HTTPTypes
 import Hummingbird
 
 /// Applies the configured ``FaultInjection`` to every route except `/test/…`.

@@ -1,4 +1,3 @@
-import HTTPTypes
 import Hummingbird
 
 /// DummyJSON (`src/middleware/clean-request.js`, `src/controllers/post.js`):

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 
 /// Builds a cacheable `200`, or `304 Not Modified` when the request's validators match.

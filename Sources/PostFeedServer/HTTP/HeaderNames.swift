@@ -1,10 +1,10 @@
-import HTTPTypes
+import Hummingbird
 
 // Header names HTTPTypes does not predefine. The literals are valid field names, so the
 // initialiser cannot fail.
-extension HTTPField.Name {
-    static let xTotalCount = HTTPField.Name("X-Total-Count")!
-    static let link = HTTPField.Name("Link")!
-    static let pragma = HTTPField.Name("Pragma")!
-    static let xPoweredBy = HTTPField.Name("X-Powered-By")!
+extension HTTPFields.Element.Name {
+    static let xTotalCount = Self("X-Total-Count")!
+    static let link = Self("Link")!
+    static let pragma = Self("Pragma")!
+    static let xPoweredBy = Self("X-Powered-By")!
 }

@@ -1,4 +1,3 @@
-import HTTPTypes
 import Hummingbird
 
 /// Absolute URLs for links, built from the request's `Host` so that they work from wherever

@@ -1,5 +1,4 @@
 import Hummingbird
-import HummingbirdCore
 
 /// A validated `GET /api/posts` query: page mode or cursor mode, and the page size.
 struct PostFeedPageQuery: Equatable {
@@ -17,10 +16,12 @@ struct PostFeedPageQuery: Equatable {
     var limit: Int
 
     /// Validates the query; every rejection is a `400` naming the parameter and the fix.
-    static func parse(_ query: FlatDictionary<Substring, Substring>) throws -> PostFeedPageQuery {
-        let limit = try parseLimit(query["limit"].map(String.init))
-        let page = query["page"].map(String.init)
-        let cursor = query["cursor"].map(String.init)
+    ///
+    /// - Parameter value: The (first) value of a query parameter, percent-decoded.
+    static func parse(_ value: (String) -> String?) throws -> PostFeedPageQuery {
+        let limit = try parseLimit(value("limit"))
+        let page = value("page")
+        let cursor = value("cursor")
         switch (page, cursor) {
         case (.some, .some):
             throw APIError.badRequest("use either page or cursor, not both")

@@ -14,7 +14,8 @@ struct PostFeedRoutes {
     }
 
     private func listPosts(_ request: Request) throws -> Response {
-        let query = try PostFeedPageQuery.parse(request.uri.queryParameters)
+        let parameters = request.uri.queryParameters
+        let query = try PostFeedPageQuery.parse { parameters[Substring($0)].map(String.init) }
         let page = try PostFeedPage.make(query: query, posts: state.posts.posts)
         let base = RequestURL(request: request, fallbackAuthority: state.boundAuthority.withLock { $0 })
         var link = LinkHeader()

@@ -21,6 +21,7 @@ public struct FixtureServerError: Error, Sendable, Hashable, CustomStringConvert
         self.message = message
     }
 
+    /// The same as ``message``.
     public var description: String { message }
 
     /// A file or directory the server needs does not exist.

@@ -1,0 +1,94 @@
+import Foundation
+import PostFeedHTTP
+import Testing
+
+extension NginxSuite {
+    /// Cancelling the calling task cancels the transfer, wherever it is.
+    @Suite struct CancellationTests {
+        @Test func cancellingMidBodyThrowsCancelledAndTheClientKeepsWorking() async throws {
+            // Given a 1 MiB body streaming at 16 KiB/s (about a minute)
+            let nginx = try currentNginx()
+            let path = nginx.uniquePath("/slow/1m.bin")
+            try await withTestClient { client in
+                let task = Task { try await client.get(nginx.url(path)) }
+                try await Task.sleep(for: .milliseconds(500))
+
+                // When the task is cancelled while the body streams
+                task.cancel()
+
+                // Then the call throws .cancelled, long before the body could be complete…
+                await expectHTTPError(.cancelled) { try await task.value }
+                let line = try #require(await nginx.logLines(containing: path).first)
+                #expect(line.bytesSent < 1024 * 1024)
+
+                // …and the same client serves the next request
+                let next = try await client.get(nginx.url("/files/hello.txt"))
+                #expect(next.body == TestFiles.hello)
+            }
+        }
+
+        @Test func cancellingAQueuedRequestLeavesTheRunningOneAlone() async throws {
+            // Given one connection busy with a slow body, and a second request queued
+            let nginx = try currentNginx()
+            try await withTestClient({ $0.maximumConnections = 1 }) { client in
+                let running = Task { try await client.get(nginx.url("/slow/32k.bin")) }
+                try await Task.sleep(for: .milliseconds(200))
+                let queued = Task { try await client.get(nginx.url("/files/hello.txt")) }
+                try await Task.sleep(for: .milliseconds(100))
+
+                // When the queued one is cancelled
+                queued.cancel()
+
+                // Then it throws .cancelled and the running one completes
+                await expectHTTPError(.cancelled) { try await queued.value }
+                #expect(try await running.value.body == TestFiles.binary(named: "32k.bin"))
+            }
+        }
+
+        @Test func aTaskCancelledBeforeTheCallNeverStartsIt() async throws {
+            let nginx = try currentNginx()
+            try await withTestClient { client in
+                let task = Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return try await client.get(nginx.url("/files/hello.txt"))
+                }
+                await expectHTTPError(.cancelled) { try await task.value }
+            }
+        }
+
+        @Test func cancellingManyTransfersAtOnce() async throws {
+            // Given 200 slow transfers on 16 connections (the rest queued)
+            let nginx = try currentNginx()
+            try await withTestClient({ $0.maximumConnections = 16 }) { client in
+                let group = Task {
+                    await withTaskGroup(of: String.self) { group in
+                        for index in 0..<200 {
+                            let url = nginx.url("/slow/100k.bin?i=\(index)")
+                            group.addTask {
+                                do {
+                                    _ = try await client.get(url)
+                                    return "completed"
+                                } catch let error as HTTPClientError {
+                                    return error.code.description
+                                } catch {
+                                    return "\(error)"
+                                }
+                            }
+                        }
+                        return await group.reduce(into: [String]()) { $0.append($1) }
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(500))
+
+                // When they are all cancelled
+                group.cancel()
+
+                // Then every one throws .cancelled, and the client still works
+                let codes = await group.value
+                #expect(codes.count == 200)
+                #expect(codes.allSatisfy { $0 == HTTPClientError.Code.cancelled.description }, "\(Set(codes))")
+                #expect(try await client.get(nginx.url("/files/hello.txt")).status == 200)
+            }
+        }
+    }
+}

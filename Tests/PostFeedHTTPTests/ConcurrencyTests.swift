@@ -1,0 +1,101 @@
+import Foundation
+import PostFeedHTTP
+import Synchronization
+import Testing
+
+extension NginxSuite {
+    /// Many requests at once over a bounded set of connections, and the priority queue.
+    @Suite struct ConcurrencyTests {
+        @Test func aThousandConcurrentRequestsShareAtMostTheConnectionCap() async throws {
+            // Given a client capped at 8 connections and a run marker for nginx's connection log
+            let nginx = try currentNginx()
+            let run = UUID().uuidString
+            let hello = TestFiles.hello
+            let kilobyte = try #require(TestFiles.binary(named: "1k.bin"))
+
+            // When 1000 requests start at once
+            let bodiesMatched = try await withTestClient({
+                $0.maximumConnections = 8
+                $0.maximumConnectionsPerHost = 8
+            }) { client in
+                try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for index in 0..<1000 {
+                        let file = index.isMultiple(of: 2) ? "hello.txt" : "1k.bin"
+                        let url = nginx.url("/conn/\(file)?run=\(run)&i=\(index)")
+                        group.addTask {
+                            let body = try await client.get(url).requireSuccess().body
+                            return body == (index.isMultiple(of: 2) ? hello : kilobyte)
+                        }
+                    }
+                    return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+            }
+
+            // Then every one got its own body, over no more than 8 TCP connections
+            #expect(bodiesMatched == 1000)
+            let lines = await nginx.logLines(containing: run, atLeast: 1000, log: "connections.log")
+            #expect(lines.count == 1000)
+            let connections = Set(lines.map(\.connection))
+            #expect(connections.count <= 8)
+            #expect(connections.count >= 1)
+        }
+
+        @Test func thePerHostCapBoundsConnectionsToOneHost() async throws {
+            let nginx = try currentNginx()
+            let run = UUID().uuidString
+
+            try await withTestClient({
+                $0.maximumConnections = 64
+                $0.maximumConnectionsPerHost = 3
+            }) { client in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 0..<200 {
+                        let url = nginx.url("/conn/hello.txt?run=\(run)&i=\(index)")
+                        group.addTask { _ = try await client.get(url).requireSuccess() }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+
+            let lines = await nginx.logLines(containing: run, atLeast: 200, log: "connections.log")
+            #expect(lines.count == 200)
+            #expect(Set(lines.map(\.connection)).count <= 3)
+        }
+
+        @Test func aLaterHighPriorityRequestOvertakesQueuedLowOnes() async throws {
+            // Given one connection, busy with a slow body (32 KiB at 16 KiB/s)
+            let nginx = try currentNginx()
+            let finished = CompletionOrder()
+            try await withTestClient({ $0.maximumConnections = 1 }) { client in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    func start(_ name: String, _ path: String, _ priority: HTTPPriority) {
+                        group.addTask {
+                            _ = try await client.get(nginx.url(path), priority: priority).requireSuccess()
+                            finished.append(name)
+                        }
+                    }
+                    start("slow", "/slow/32k.bin", .normal)
+                    try await Task.sleep(for: .milliseconds(300))
+
+                    // When three low-priority requests queue up, and then a high one
+                    for index in 1...3 {
+                        start("low\(index)", "/files/hello.txt?low=\(index)", .low)
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    start("high", "/files/hello.txt?high", .high)
+                    try await group.waitForAll()
+                }
+            }
+
+            // Then the high one runs next, and the low ones keep their order after it
+            #expect(finished.names == ["slow", "high", "low1", "low2", "low3"])
+        }
+    }
+}
+
+/// Names in the order their requests completed, from any task.
+final class CompletionOrder: Sendable {
+    private let state = Mutex<[String]>([])
+    var names: [String] { state.withLock { $0 } }
+    func append(_ name: String) { state.withLock { $0.append(name) } }
+}
