@@ -17,7 +17,7 @@ struct PostFeedCommand: AsyncParsableCommand {
               postfeed mode paged              switch modes, keeping your place
               postfeed show 42                 one post in full, with its image
               postfeed browse                  read interactively
-              postfeed --base-url http://localhost:3000 --api json-server list
+              postfeed list --base-url http://localhost:3000 --api json-server
             """,
         version: "1.0.0",
         subcommands: [

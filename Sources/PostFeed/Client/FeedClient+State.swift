@@ -176,7 +176,9 @@ extension FeedClient {
     // MARK: Helpers
 
     private func loadState(_ mode: ListMode, notices: inout [String]) -> ListState? {
-        switch stateStore.load(mode: mode, backendIdentity: backend.identity) {
+        // Unusable files are set aside only when this run saves: a run that fails first
+        // (an unreachable backend, a bad page) leaves State/ exactly as it was.
+        switch stateStore.load(mode: mode, backendIdentity: backend.identity, setAside: .onNextSave) {
         case .none:
             return nil
         case .restored(let state):
@@ -193,7 +195,7 @@ extension FeedClient {
     }
 
     private func previousSeenPostIDs(_ mode: ListMode) -> PostIDSet {
-        if case .restored(let state) = stateStore.load(mode: mode, backendIdentity: backend.identity) {
+        if case .restored(let state) = stateStore.load(mode: mode, backendIdentity: backend.identity, setAside: .onNextSave) {
             return state.seenPostIDs
         }
         return PostIDSet()

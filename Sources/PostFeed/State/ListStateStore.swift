@@ -75,6 +75,9 @@ public struct ListStateStore: Sendable {
                     + "make it writable or choose another cache folder with --cache-dir")
         }
         try StateFileSystem.withExclusiveLock(in: directory) { () throws(ListStateError) in
+            // A file this run may not use (another backend, a newer version, unreadable) is
+            // kept aside, never overwritten: `load(…, setAside: .onNextSave)` left it in place.
+            setAsideIfUnusable(url, mode: state.mode, backendIdentity: state.backendIdentity)
             do throws(SystemCallFailure) {
                 try StateFileSystem.writeAtomically(data, to: url)
             } catch {
@@ -91,24 +94,65 @@ public struct ListStateStore: Sendable {
     /// Never throws and never deletes: a file that cannot be used is moved aside and
     /// reported as ``LoadResult/discarded(_:movedTo:)``.
     /// - Parameter backendIdentity: `BackendDescription.identity` of this run's backend.
-    public func load(mode: ListMode, backendIdentity: String) -> LoadResult {
+    /// - Parameter setAside: when an unusable file is moved aside: at once (the default), or
+    ///   only when this run saves its own state, so a run that fails before saving leaves
+    ///   the State folder exactly as it found it.
+    public func load(mode: ListMode, backendIdentity: String, setAside: SetAside = .now) -> LoadResult {
         let url = fileURL(for: mode)
         return StateFileSystem.withExclusiveLock(in: directory) {
-            switch StateFileSystem.read(url, maximumBytes: Self.maximumFileSize) {
-            case .missing:
+            guard let problem = unusability(of: url, mode: mode, backendIdentity: backendIdentity) else {
                 return .none
-            case .failed(let failure):
-                return discard(url, .unreadable, "could not be read (\(failure.text))")
-            case .tooLarge(let size):
-                return discard(url, .corrupt, "is \(size) bytes, too large to be list state")
-            case .data(let data):
-                switch StateFileCheck.check(data, mode: mode, backendIdentity: backendIdentity) {
-                case .success(let state):
-                    return .restored(state)
-                case .failure(let problem):
-                    return discard(url, problem.kind, problem.description)
+            }
+            switch problem {
+            case .success(let state):
+                return .restored(state)
+            case .failure(let reason):
+                switch setAside {
+                case .now:
+                    return discard(url, reason.kind, reason.problem)
+                case .onNextSave:
+                    let message = "\(Self.display(url)) \(reason.problem); starting fresh (the file is kept aside as "
+                        + "\(url.lastPathComponent).corrupt-<time> when this run saves its place)"
+                    return .discarded(DiscardReason(kind: reason.kind, file: url, message: message), movedTo: nil)
                 }
             }
+        }
+    }
+
+    /// When ``load(mode:backendIdentity:setAside:)`` moves an unusable file aside.
+    public enum SetAside: Sendable {
+        case now
+        case onNextSave
+    }
+
+    /// The state in `url` if this run may use it, else why not; `nil` when there is no file.
+    private func unusability(of url: URL, mode: ListMode, backendIdentity: String)
+        -> Result<ListState, Unusable>?
+    {
+        switch StateFileSystem.read(url, maximumBytes: Self.maximumFileSize) {
+        case .missing:
+            return nil
+        case .failed(let failure):
+            return .failure(Unusable(kind: .unreadable, problem: "could not be read (\(failure.text))"))
+        case .tooLarge(let size):
+            return .failure(Unusable(kind: .corrupt, problem: "is \(size) bytes, too large to be list state"))
+        case .data(let data):
+            switch StateFileCheck.check(data, mode: mode, backendIdentity: backendIdentity) {
+            case .success(let state): return .success(state)
+            case .failure(let problem): return .failure(Unusable(kind: problem.kind, problem: problem.description))
+            }
+        }
+    }
+
+    private struct Unusable: Error {
+        let kind: DiscardReason.Kind
+        let problem: String
+    }
+
+    /// Moves `url` aside when it holds state this run may not use (called under the lock).
+    private func setAsideIfUnusable(_ url: URL, mode: ListMode, backendIdentity: String) {
+        if case .failure = unusability(of: url, mode: mode, backendIdentity: backendIdentity) {
+            _ = try? StateFileSystem.moveAside(url, at: now())
         }
     }
 

@@ -77,21 +77,38 @@ struct ListStateRestoreTests {
         }
     }
 
-    @Test("State saved for another backend is set aside, reported, and a fresh start follows")
+    @Test("State saved for another backend is reported, left untouched until this run saves, then set aside")
     func otherBackendStateIsSetAside() async throws {
         let root = FeedTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
+        let stateFolder = root.appendingPathComponent("State")
+        let file = stateFolder.appendingPathComponent("infinite-scroll-state.json")
         try await RunningFixtureServer.withRunning { server in
+            // Given state saved for the page-number backend
             try await FeedClient.withFeedClient(try FeedTestSupport.configuration(server: server, cacheRoot: root)) { client in
                 try await client.infinite.loadMore()
                 try await client.saveInfinite(anchorIndex: 3)
             }
+            let original = try Data(contentsOf: file)
             let other = try FeedTestSupport.configuration(server: server, cacheRoot: root, preset: "postfeed-cursor")
+
+            // When another backend resumes: a fresh start, one notice, the file untouched
             let report = try await FeedClient.withFeedClient(other) { client in try await client.resumeInfinite() }
             #expect(report.restored == false)
             #expect(report.notices.count == 1)
-            let aside = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("State").path)
-            #expect(aside.contains { $0.hasPrefix("infinite-scroll-state.json.corrupt-") })
+            #expect(report.notices.first?.contains("postfeed-cursor") == true)
+            #expect(try Data(contentsOf: file) == original)
+
+            // When that backend saves its own place: the old file is kept aside, byte for byte
+            try await FeedClient.withFeedClient(other) { client in
+                _ = try await client.resumeInfinite()
+                try await client.infinite.loadMore()
+                try await client.saveInfinite(anchorIndex: 0)
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: stateFolder.path)
+            let aside = try #require(names.first { $0.hasPrefix("infinite-scroll-state.json.corrupt-") })
+            #expect(try Data(contentsOf: stateFolder.appendingPathComponent(aside)) == original)
+            #expect(try Data(contentsOf: file) != original)
         }
     }
 
