@@ -73,6 +73,9 @@ struct List: AsyncParsableCommand {
             for page in 1...pages {
                 Terminal.progress("loading page \(page) of \(pages)…")
                 guard try await feed.loadMore() > 0 else { break }
+                // Saved after every page: an interrupted run (Ctrl-C, SIGTERM) keeps the place
+                // of the last page it loaded; the write is atomic, so a kill never tears it.
+                try await client.saveInfinite(anchorIndex: start)
             }
             Terminal.endProgress()
             let posts = try await feed.posts(in: start..<(await feed.count))
