@@ -46,10 +46,13 @@ extension NginxSuite {
             // When it is sent
             let response = try await withTestClient { try await $0.execute(request) }
 
-            // Then nginx saw all three, and its repeated headers all arrive in order
+            // Then nginx saw all three; its repeated headers arrive in order, UTF-8 intact and
+            // trimmed
             #expect(String(decoding: response.body, as: UTF8.self) == "POST hello-from-the-test 3\n")
             #expect(response.headers["x-fixture"] == "nginx")
             #expect(response.headers.values(for: "X-Multi") == ["one", "two"])
+            #expect(response.headers["X-Unicode"] == "café ☕")
+            #expect(response.headers["X-Padded"] == "spaced out")
         }
 
         @Test func a404IsAResponseAndRequireSuccessNamesTheURL() async throws {

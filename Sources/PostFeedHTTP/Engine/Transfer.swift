@@ -51,6 +51,8 @@ final class Transfer: @unchecked Sendable {
     private(set) var headers = HTTPHeaders()
     private(set) var body = Data()
     private(set) var byteCount = 0
+    /// The final response's `Content-Length` (compressed size when encoded).
+    private(set) var announcedLength: Int?
     /// Set when a callback aborted the transfer on purpose; explains the curl error.
     private(set) var abortReason: HTTPClientError?
 
@@ -85,28 +87,24 @@ final class Transfer: @unchecked Sendable {
     /// One header line. A status line starts a new response (redirects, `100 Continue`),
     /// so the headers collected so far are dropped.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let line = String(bytes: bytes, encoding: .utf8) ?? String(bytes: bytes, encoding: .isoLatin1) else {
-            return true
-        }
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix("HTTP/") {
+        switch HeaderLine(bytes) {
+        case .status(let code):
             headers = HTTPHeaders()
-            let parts = trimmed.split(separator: " ", maxSplits: 2)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            return true
-        }
-        guard let colon = trimmed.firstIndex(of: ":") else { return true }
-        let name = String(trimmed[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-        headers.add(name: name, value: value)
-        // Refuse a declared body over the limit before a byte of it arrives. Redirect
-        // responses' bodies are skipped by curl, so only judge a final (non-3xx) status;
-        // a HEAD response has no body whatever its Content-Length says.
-        if name.caseInsensitiveEquals("Content-Length"), request.method != .head, !(300..<400).contains(status),
-            let length = Int(value), length > settings.maximumBodySize
-        {
-            abortReason = bodyTooLarge()
-            return false
+            announcedLength = nil
+            status = code
+        case .field(let name, let value, let isContentLength):
+            headers.add(name: name, value: value)
+            guard isContentLength, let length = Int(value) else { break }
+            announcedLength = length
+            // Refuse a declared body over the limit before a byte of it arrives. Redirect
+            // responses' bodies are skipped by curl, so only judge a final (non-3xx) status;
+            // a HEAD response has no body whatever its Content-Length says.
+            if request.method != .head, !(300..<400).contains(status), length > settings.maximumBodySize {
+                abortReason = bodyTooLarge()
+                return false
+            }
+        case .other:
+            break
         }
         return true
     }
@@ -123,7 +121,7 @@ final class Transfer: @unchecked Sendable {
         }
         switch sink {
         case .memory:
-            if body.isEmpty, let expected = headers["Content-Length"].flatMap(Int.init), expected > 0 {
+            if body.isEmpty, let expected = announcedLength, expected > 0 {
                 body.reserveCapacity(expected)
             }
             body.append(bytes.assumingMemoryBound(to: UInt8.self))

@@ -1,0 +1,32 @@
+import Foundation
+import PostFeedHTTP
+
+/// PostFeed's client: one connection per concurrent request, no retries.
+enum PostFeedFetch {
+    static func configuration(concurrency: Int) -> HTTPClient.Configuration {
+        HTTPClient.Configuration(
+            maximumConnections: concurrency, maximumConnectionsPerHost: concurrency, retryPolicy: .never)
+    }
+
+    static func inMemory(urls: [String], concurrency: Int) async throws -> Tally {
+        let urls = urls.compactMap(URL.init(string:))
+        return try await HTTPClient.withHTTPClient(configuration: configuration(concurrency: concurrency)) { client in
+            await fetchWindowed(count: urls.count, concurrency: concurrency) { index in
+                guard let response = try? await client.get(urls[index]), response.status == 200 else { return nil }
+                return response.body.count
+            }
+        }
+    }
+
+    static func download(urls: [String], concurrency: Int, folder: URL) async throws -> Tally {
+        let urls = urls.compactMap(URL.init(string:))
+        return try await HTTPClient.withHTTPClient(configuration: configuration(concurrency: concurrency)) { client in
+            await fetchWindowed(count: urls.count, concurrency: concurrency) { index in
+                guard let download = try? await client.download(HTTPRequest(url: urls[index]), into: folder),
+                    download.status == 200
+                else { return nil }
+                return download.byteCount
+            }
+        }
+    }
+}
