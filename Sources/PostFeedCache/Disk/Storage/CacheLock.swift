@@ -18,27 +18,43 @@ struct SizeLedger: Equatable {
     var bytes: Int64
     var entries: Int64
 
-    static let size = 24
+    static let size = LockFileRecord.size
     private static let magic: [UInt8] = Array("PFSL".utf8)
 
     func encoded() -> Data {
-        var data = Data(Self.magic)
-        data.appendLittleEndian(UInt32(1))
-        data.appendLittleEndian(UInt64(bitPattern: bytes))
-        data.appendLittleEndian(UInt64(bitPattern: entries))
-        return data
+        LockFileRecord.encode(magic: Self.magic, bytes, entries)
     }
 
     /// `nil` for a missing, short or foreign ledger: the caller recounts.
     static func decode(_ data: Data) -> SizeLedger? {
+        guard let (total, count) = LockFileRecord.decode(data, magic: magic) else { return nil }
+        return SizeLedger(bytes: total, entries: count)
+    }
+}
+
+/// A 24-byte record in the lock file: 4-byte magic, version 1 (UInt32), two non-negative
+/// Int64 values, all little-endian. The size ledger and the lifetime counters use it.
+enum LockFileRecord {
+    static let size = 24
+
+    static func encode(magic: [UInt8], _ first: Int64, _ second: Int64) -> Data {
+        var data = Data(magic)
+        data.appendLittleEndian(UInt32(1))
+        data.appendLittleEndian(UInt64(bitPattern: first))
+        data.appendLittleEndian(UInt64(bitPattern: second))
+        return data
+    }
+
+    /// `nil` for a short, foreign, other-version or negative record.
+    static func decode(_ data: Data, magic: [UInt8]) -> (Int64, Int64)? {
         let bytes = [UInt8](data)
         guard bytes.count >= size, Array(bytes[0..<4]) == magic,
               bytes.littleEndianInteger(UInt32.self, at: 4) == 1,
-              let total = bytes.littleEndianInteger(UInt64.self, at: 8),
-              let count = bytes.littleEndianInteger(UInt64.self, at: 16)
+              let first = bytes.littleEndianInteger(UInt64.self, at: 8),
+              let second = bytes.littleEndianInteger(UInt64.self, at: 16)
         else { return nil }
-        let ledger = SizeLedger(bytes: Int64(bitPattern: total), entries: Int64(bitPattern: count))
-        return ledger.bytes >= 0 && ledger.entries >= 0 ? ledger : nil
+        let values = (Int64(bitPattern: first), Int64(bitPattern: second))
+        return values.0 >= 0 && values.1 >= 0 ? values : nil
     }
 }
 
@@ -62,6 +78,20 @@ struct CacheLock: Sendable {
     /// missing or unreadable). Changes `body` makes to the ledger are written back, also
     /// when it throws.
     func withExclusiveAccess<T>(_ body: (inout SizeLedger?) throws -> T) throws -> T {
+        try withLockedFile { file in
+            let original = (try? file.read(count: SizeLedger.size, at: 0)).flatMap(SizeLedger.decode)
+            var ledger = original
+            defer {
+                if ledger != original, let ledger {
+                    try? file.write(ledger.encoded(), at: 0)
+                }
+            }
+            return try body(&ledger)
+        }
+    }
+
+    /// Runs `body` with the lock file open and locked; the lock drops when it returns.
+    func withLockedFile<T>(_ body: (SystemFile) throws -> T) throws -> T {
         let file: SystemFile
         do throws(SystemCallError) {
             file = try SystemFile.open(path, flags: O_RDWR | O_CREAT)
@@ -69,13 +99,6 @@ struct CacheLock: Sendable {
         } catch {
             throw DiskCacheError(error)
         }
-        let original = (try? file.read(count: SizeLedger.size, at: 0)).flatMap(SizeLedger.decode)
-        var ledger = original
-        defer {
-            if ledger != original, let ledger {
-                try? file.write(ledger.encoded(), at: 0)
-            }
-        }
-        return try body(&ledger)
+        return try body(file)
     }
 }

@@ -17,55 +17,40 @@ struct LifetimeCounters: Equatable {
     var misses: Int64
 
     static let offset = SizeLedger.size
-    static let size = 24
+    static let size = LockFileRecord.size
     private static let magic: [UInt8] = Array("PFHC".utf8)
 
     func encoded() -> Data {
-        var data = Data(Self.magic)
-        data.appendLittleEndian(UInt32(1))
-        data.appendLittleEndian(UInt64(bitPattern: hits))
-        data.appendLittleEndian(UInt64(bitPattern: misses))
-        return data
+        LockFileRecord.encode(magic: Self.magic, hits, misses)
     }
 
     static func decode(_ data: Data) -> LifetimeCounters? {
-        let bytes = [UInt8](data)
-        guard bytes.count >= size, Array(bytes[0..<4]) == magic,
-              bytes.littleEndianInteger(UInt32.self, at: 4) == 1,
-              let hits = bytes.littleEndianInteger(UInt64.self, at: 8),
-              let misses = bytes.littleEndianInteger(UInt64.self, at: 16)
-        else { return nil }
-        let counters = LifetimeCounters(hits: Int64(bitPattern: hits), misses: Int64(bitPattern: misses))
-        return counters.hits >= 0 && counters.misses >= 0 ? counters : nil
+        guard let (hits, misses) = LockFileRecord.decode(data, magic: magic) else { return nil }
+        return LifetimeCounters(hits: hits, misses: misses)
     }
 }
 
 extension CacheLock {
     /// Adds `hits` and `misses` to the directory's lifetime counters; returns the new totals.
     func addToLifetimeCounters(hits: Int, misses: Int) throws -> LifetimeCounters {
-        let file: SystemFile
-        do throws(SystemCallError) {
-            file = try SystemFile.open(path, flags: O_RDWR | O_CREAT)
-            try file.lockExclusively()
-        } catch {
-            throw DiskCacheError(error)
-        }
-        var counters = (try? file.read(count: LifetimeCounters.size, at: LifetimeCounters.offset))
-            .flatMap(LifetimeCounters.decode) ?? LifetimeCounters(hits: 0, misses: 0)
-        guard hits != 0 || misses != 0 else { return counters }
-        counters.hits += Int64(hits)
-        counters.misses += Int64(misses)
-        do throws(SystemCallError) {
-            // Keep the ledger's bytes in place: a lock file shorter than the ledger gets zeros,
-            // which decode as "no ledger" and make the next trim recount.
-            if (try? file.status().st_size).map({ $0 < Int64(SizeLedger.size) }) ?? true {
-                try file.write(Data(count: SizeLedger.size), at: 0)
+        try withLockedFile { file in
+            var counters = (try? file.read(count: LifetimeCounters.size, at: LifetimeCounters.offset))
+                .flatMap(LifetimeCounters.decode) ?? LifetimeCounters(hits: 0, misses: 0)
+            guard hits != 0 || misses != 0 else { return counters }
+            counters.hits += Int64(hits)
+            counters.misses += Int64(misses)
+            do throws(SystemCallError) {
+                // Keep the ledger's bytes in place: a lock file shorter than the ledger gets
+                // zeros, which decode as "no ledger" and make the next trim recount.
+                if (try? file.status().st_size).map({ $0 < Int64(SizeLedger.size) }) ?? true {
+                    try file.write(Data(count: SizeLedger.size), at: 0)
+                }
+                try file.write(counters.encoded(), at: LifetimeCounters.offset)
+            } catch {
+                throw DiskCacheError(error)
             }
-            try file.write(counters.encoded(), at: LifetimeCounters.offset)
-        } catch {
-            throw DiskCacheError(error)
+            return counters
         }
-        return counters
     }
 
     /// The lifetime counters as last persisted (read without the lock: a snapshot for reports).
