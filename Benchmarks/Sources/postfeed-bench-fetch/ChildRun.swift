@@ -18,6 +18,8 @@ enum ChildRun {
             switch client {
             case .postfeedMemory:
                 tally = try await PostFeedFetch.inMemory(urls: urls, concurrency: concurrency)
+            case .postfeedQueued:
+                tally = try await PostFeedFetch.allQueued(urls: urls, concurrency: concurrency)
             case .postfeedDownload:
                 guard let folder = arguments.downloadFolder else {
                     throw UsageError("postfeed-download needs --download-folder")

@@ -3,6 +3,7 @@ import Foundation
 /// The HTTP clients compared.
 enum Client: String, CaseIterable, Sendable {
     case postfeedMemory = "postfeed"
+    case postfeedQueued = "postfeed-queued"
     case postfeedDownload = "postfeed-download"
     case bareLibcurl = "libcurl-multi"
     case bareLibcurlReusingBuffers = "libcurl-multi-reuse"
@@ -18,6 +19,7 @@ enum Client: String, CaseIterable, Sendable {
     var title: String {
         switch self {
         case .postfeedMemory: "PostFeed `HTTPClient` (memory)"
+        case .postfeedQueued: "PostFeed `HTTPClient` (memory), all 1000 queued at once"
         case .postfeedDownload: "PostFeed `HTTPClient.download` (files)"
         case .bareLibcurl: "bare libcurl multi loop (C), a buffer per body"
         case .bareLibcurlReusingBuffers: "bare libcurl multi loop (C), buffers reused"

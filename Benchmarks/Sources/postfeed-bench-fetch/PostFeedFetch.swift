@@ -18,6 +18,25 @@ enum PostFeedFetch {
         }
     }
 
+    /// Every request at once: the engine's queue and its connection cap do the pacing, so
+    /// the next transfer starts on the engine thread without waiting for a Swift task.
+    static func allQueued(urls: [String], concurrency: Int) async throws -> Tally {
+        let urls = urls.compactMap(URL.init(string:))
+        return try await HTTPClient.withHTTPClient(configuration: configuration(concurrency: concurrency)) { client in
+            await withTaskGroup(of: Int?.self) { group in
+                for url in urls {
+                    group.addTask {
+                        guard let response = try? await client.get(url), response.status == 200 else { return nil }
+                        return response.body.count
+                    }
+                }
+                var tally = Tally()
+                for await result in group { tally.add(result) }
+                return tally
+            }
+        }
+    }
+
     static func download(urls: [String], concurrency: Int, folder: URL) async throws -> Tally {
         let urls = urls.compactMap(URL.init(string:))
         return try await HTTPClient.withHTTPClient(configuration: configuration(concurrency: concurrency)) { client in

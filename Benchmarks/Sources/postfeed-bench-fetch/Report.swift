@@ -41,14 +41,16 @@ struct Report {
                 + "\(String(format: "%.1f", Double(idleRSSKiB) / 1024)) MB (Foundation, NIO and libcurl loaded); "
                 + "the curl CLI's RSS is its own process's. Downloads were written to \(downloadFolder).")
         lines.append("")
-        lines.append(contentsOf: targets(at: 16))
+        lines.append(contentsOf: targets(at: 16, postfeed: .postfeedMemory))
+        lines.append("")
+        lines.append(contentsOf: targets(at: 16, postfeed: .postfeedQueued))
         return lines.joined(separator: "\n")
     }
 
     /// The issue's targets at concurrency 16, each with the measured ratio.
-    func targets(at concurrency: Int) -> [String] {
-        guard let byClient = results[concurrency], let postfeed = wall(byClient, .postfeedMemory) else { return [] }
-        var lines = ["Targets at concurrency \(concurrency) (PostFeed in memory):", ""]
+    func targets(at concurrency: Int, postfeed client: Client) -> [String] {
+        guard let byClient = results[concurrency], let postfeed = wall(byClient, client) else { return [] }
+        var lines = ["Targets at concurrency \(concurrency), for \(client.title):", ""]
         func line(_ text: String, _ ratio: Double?, met: (Double) -> Bool) {
             guard let ratio else { return }
             lines.append("- \(text): \(String(format: "%.2f", ratio)) — \(met(ratio) ? "met" : "missed")")
