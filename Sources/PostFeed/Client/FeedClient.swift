@@ -93,8 +93,11 @@ public final class FeedClient: Sendable {
         images = ImagePipeline(
             loader: http, disk: imageCache, configuration: configuration.images, logger: Logger(label: "postfeed.images"))
         stateStore = ListStateStore(cacheRoot: location.root)
-        infinite = InfiniteFeed(repository: repository, images: images, configuration: configuration.infinite)
-        paged = PagedFeed(repository: repository, images: images, configuration: configuration.paged)
+        // The feeds use the pipeline only to prefetch images from the network: offline they
+        // get none, so `--offline` never makes a request.
+        let prefetchPipeline = configuration.offline ? nil : images
+        infinite = InfiniteFeed(repository: repository, images: prefetchPipeline, configuration: configuration.infinite)
+        paged = PagedFeed(repository: repository, images: prefetchPipeline, configuration: configuration.paged)
     }
 
     /// Runs `body` with a new client and shuts it down afterwards, also when `body` throws.

@@ -129,14 +129,32 @@ public actor PagedFeed {
 
     // MARK: Loading
 
-    /// Fetches page `number`, walking from the nearest known key for cursor/link styles.
+    /// Fetches page `number`: directly when its key is known or computable (page numbers,
+    /// offsets), else walking from the nearest known key (cursor/link styles).
     private func fetch(_ number: Int, cachePolicy: PageCachePolicy, priority: HTTPPriority) async throws(RepositoryError) -> Page {
-        var known = keys.keys.filter { $0 <= number }.max() ?? 1
         if let prefetch = pagePrefetch, prefetch.key == key(for: number) {
             // The page is on its way into the cache: wait for it rather than fetch it twice.
             await prefetch.task.value
             pagePrefetch = nil
         }
+        if let direct = knownOrComputedKey(for: number) {
+            // A jump costs one request, not one per page before it (and offline, only the
+            // page asked for has to be cached).
+            let page: Page
+            do {
+                page = try await repository.page(direct, cachePolicy: cachePolicy, priority: priority)
+            } catch where error.code == .pageOutOfRange && number > 1 {
+                throw await pastTheEnd(number, else: error)
+            }
+            // An empty page after the first is past the end (backends that answer 200 there).
+            if page.posts.isEmpty, number > 1 {
+                throw await pastTheEnd(number, else: RepositoryError(
+                    .pageOutOfRange, url: nil, page: .number(number), message: "page \(number) is past the end (it is empty)"))
+            }
+            learn(from: page, number: number)
+            return page
+        }
+        var known = keys.keys.filter { $0 <= number }.max() ?? 1
         var page = try await repository.page(key(for: known), cachePolicy: cachePolicy, priority: priority)
         learn(from: page, number: known)
         while known < number {
@@ -152,6 +170,18 @@ public actor PagedFeed {
             learn(from: page, number: known)
         }
         return page
+    }
+
+    /// The error for page `number`, which does not exist: names the valid range when the
+    /// page count is known or page 1 (usually cached) tells it; else `fallback`.
+    private func pastTheEnd(_ number: Int, else fallback: RepositoryError) async -> RepositoryError {
+        if totalPages == nil, let first = try? await repository.page(repository.firstPageKey, cachePolicy: .useCache, priority: .high) {
+            learn(from: first, number: 1)
+        }
+        guard let totalPages, number > totalPages else { return fallback }
+        return RepositoryError(
+            .pageOutOfRange, url: nil, page: .number(number),
+            message: "page \(number) is past the end (\(totalPages) page\(totalPages == 1 ? "" : "s")); try 1…\(totalPages)")
     }
 
     private func key(for number: Int) -> PageKey {

@@ -69,12 +69,14 @@ struct CacheCommand: AsyncParsableCommand {
         func run() throws {
             let reports = try options.openCaches().map { (name: $0.name, report: $0.cache.verify()) }
             if options.json {
-                return try JSONOutput.print(Dictionary(uniqueKeysWithValues: reports.map { ($0.name, VerifyJSON($0.report)) }))
+                try JSONOutput.print(Dictionary(uniqueKeysWithValues: reports.map { ($0.name, VerifyJSON($0.report)) }))
+            } else {
+                for (name, report) in reports {
+                    print("\(name): \(report.checkedEntries) checked, \(report.validEntries) valid (\(ByteFormat.string(report.validBytes))), \(report.problems.count) bad")
+                    for problem in report.problems { print("  \(problem)") }
+                }
             }
-            for (name, report) in reports {
-                print("\(name): \(report.checkedEntries) checked, \(report.validEntries) valid (\(ByteFormat.string(report.validBytes))), \(report.problems.count) bad")
-                for problem in report.problems { print("  \(problem)") }
-            }
+            // Problems found means a failing status, with --json too: scripts read the status.
             if reports.contains(where: { !$0.report.isClean }) { throw ExitCode(1) }
         }
     }

@@ -70,14 +70,24 @@ struct List: AsyncParsableCommand {
             resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
             let feed = client.infinite
             let start = await feed.count
+            // A page that fails after others loaded ends the loop: the pages loaded are saved
+            // as read, so they are printed before the failure is reported (else the next run
+            // would continue after posts this one never showed).
+            var failure: (any Error)?
             for page in 1...pages {
                 Terminal.progress("loading page \(page) of \(pages)…")
-                guard try await feed.loadMore() > 0 else { break }
+                do {
+                    guard try await feed.loadMore() > 0 else { break }
+                } catch {
+                    failure = error
+                    break
+                }
                 // Saved after every page: an interrupted run (Ctrl-C, SIGTERM) keeps the place
                 // of the last page it loaded; the write is atomic, so a kill never tears it.
                 try await client.saveInfinite(anchorIndex: start)
             }
             Terminal.endProgress()
+            if let failure, await feed.count == start { throw failure }
             let posts = try await feed.posts(in: start..<(await feed.count))
             let images = noImages ? Array(repeating: nil, count: posts.count) : await client.images(for: posts)
             let lines = zip(posts, images).enumerated().map { offset, pair in
@@ -92,10 +102,12 @@ struct List: AsyncParsableCommand {
                 try JSONOutput.print(ListOutput(
                     mode: "infinite", posts: lines, loaded: await feed.count, totalCount: total, endReached: !hasMore,
                     stale: stale, notices: resumed.notices))
+                if let failure { throw failure }
                 return
             }
             for line in lines { print(PostRenderer.listEntry(line)) }
             if stale { Terminal.note("postfeed: the network failed; some pages come from the cache and may be out of date") }
+            if let failure { throw failure }
             let loaded = await feed.count
             if !hasMore {
                 print(lines.isEmpty ? "End of the feed: all \(loaded) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(loaded) posts) —")

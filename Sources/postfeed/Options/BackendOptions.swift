@@ -7,7 +7,7 @@ struct BackendOptions: ParsableArguments {
     @Option(
         name: .customLong("base-url"),
         help: ArgumentHelp(
-            "Server root of a backend; the API paths are appended. Without it, the built-in fixture backend starts on a loopback port.",
+            "Server root of a backend; the API paths are appended. Without it (and without --backend), the built-in fixture backend starts on a loopback port.",
             valueName: "url"))
     var baseURL: String?
 
@@ -20,7 +20,7 @@ struct BackendOptions: ParsableArguments {
 
     @Option(
         name: .customLong("backend"),
-        help: ArgumentHelp("A JSON backend description file (overrides --api).", valueName: "file"))
+        help: ArgumentHelp("A JSON backend description file (overrides --api); its baseURL is used unless --base-url is given.", valueName: "file"))
     var backendFile: String?
 
     @Option(

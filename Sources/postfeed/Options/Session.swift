@@ -32,15 +32,13 @@ struct Session {
         _ options: BackendOptions, configure: (inout FeedClient.Configuration) -> Void
     ) async throws -> Session {
         var server: DetachedFixtureServer?
-        let baseURL: URL
-        if let text = options.baseURL, let url = URL(string: text) {
-            baseURL = url
-        } else {
+        // --base-url wins; a --backend file names its own server (its `baseURL`).
+        var baseURL = options.baseURL.flatMap(URL.init(string:))
+        if baseURL == nil, options.backendFile == nil {
             // No backend given: serve the fixtures in-process on a free loopback port, speaking
             // the convention --api names, so the first run needs no setup.
-            let flavor = Self.flavor(forPreset: options.backendFile == nil ? options.api : "postfeed")
             do {
-                let started = try await Self.startBuiltInBackend(flavor: flavor)
+                let started = try await Self.startBuiltInBackend(flavor: Self.flavor(forPreset: options.api))
                 server = started
                 baseURL = started.baseURL
             } catch {
@@ -50,9 +48,11 @@ struct Session {
         var backend: BackendDescription
         do {
             if let file = options.backendFile {
-                backend = try BackendDescription.load(from: URL(fileURLWithPath: file), baseURL: options.baseURL.flatMap(URL.init(string:)) ?? (server == nil ? nil : baseURL))
-            } else {
+                backend = try BackendDescription.load(from: URL(fileURLWithPath: file), baseURL: baseURL)
+            } else if let baseURL {
                 backend = try BackendDescription.preset(options.api, baseURL: baseURL)
+            } else {
+                throw CLIError("--base-url '\(options.baseURL ?? "")' is not a URL; use e.g. http://127.0.0.1:6969")
             }
         } catch {
             await server?.shutdown()
@@ -60,7 +60,7 @@ struct Session {
         }
         // The built-in backend is the same data whatever port it got: one identity for it,
         // so state saved by one run is restored by the next.
-        if server != nil, options.backendFile == nil { backend.fixedIdentity = "\(backend.name) built-in fixture backend" }
+        if server != nil { backend.fixedIdentity = "\(backend.name) built-in fixture backend" }
         do {
             var configuration = FeedClient.Configuration(
                 backend: backend, pageSize: options.pageSize, cacheLocation: options.cacheLocation, offline: options.offline)

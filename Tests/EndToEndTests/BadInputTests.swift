@@ -1,0 +1,162 @@
+import Foundation
+import PostFeedServer
+import Testing
+
+@Suite("bad input and broken backends")
+struct BadInputTests {
+    /// A backend config file in the sandbox: the postfeed preset under a fixed identity, so
+    /// state saved through one file is restored through another naming the same identity.
+    private func backendFile(
+        _ sandbox: Sandbox, name: String, server: RunningFixtureServer, postsPath: String = "/api/posts"
+    ) throws -> String {
+        let file = sandbox.directory.appendingPathComponent(name)
+        let json = """
+            {
+              "preset": "postfeed",
+              "identity": "e2e fixture backend",
+              "baseURL": "\(server.baseURL.absoluteString)",
+              "postsPath": "\(postsPath)"
+            }
+            """
+        try Data(json.utf8).write(to: file)
+        return file.path
+    }
+
+    /// Saves infinite and paged state through the config file `good.json`.
+    private func warm(_ sandbox: Sandbox, _ server: RunningFixtureServer) async throws -> String {
+        let good = try backendFile(sandbox, name: "good.json", server: server)
+        let list = try await sandbox.run(["list", "--backend", good, "--pages", "2"])
+        try #require(list.succeeded, "\(list)")
+        let page = try await sandbox.run(["page", "2", "--backend", good])
+        try #require(page.succeeded, "\(page)")
+        try #require(sandbox.stateSnapshot().count == 2)
+        return good
+    }
+
+    @Test(
+        "bad flags fail with a one-line error naming the flag, before anything is touched",
+        arguments: [
+            (["list", "--mode", "sideways"], "--mode 'sideways'"),
+            (["list", "--page-size", "0"], "--page-size 0"),
+            (["page", "--page-size", "101"], "--page-size 101"),
+            (["list", "--base-url", "ftp://x"], "--base-url 'ftp://x'"),
+            (["list", "--pages", "0"], "--pages 0"),
+            (["list", "--sort", "random"], "--sort 'random'"),
+        ])
+    func usageErrors(flags: [String], named: String) async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given
+            _ = try await warm(sandbox, server)
+            let before = sandbox.snapshot()
+            server.resetRequestCounts()
+
+            // When: no --base-url; validation must stop the run before a backend is chosen
+            let run = try await sandbox.run(flags)
+
+            // Then
+            #expect(run.failed, "\(run)")
+            #expect(run.errorMessage?.contains(named) == true, "\(run)")
+            #expect(run.standardOutput.isEmpty, "\(run)")
+            #expect(server.totalRequestCount == 0)
+            expectUnchanged(before: before, after: sandbox.snapshot())
+        }
+    }
+
+    @Test("an unknown --api preset is named, with the presets to use")
+    func unknownPreset() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given
+            _ = try await warm(sandbox, server)
+            let before = sandbox.snapshot()
+
+            // When
+            let run = try await sandbox.run(["list", "--api", "graphql"], against: server)
+
+            // Then
+            expectOneLineError(run, naming: ["\"graphql\"", "json-server"])
+            expectUnchanged(before: before, after: sandbox.snapshot())
+        }
+    }
+
+    @Test("an unreachable backend fails naming its URL")
+    func unreachableBackend() async throws {
+        let sandbox = try Sandbox()
+
+        // When: nothing listens on port 1
+        let run = try await sandbox.run(["list", "--base-url", "http://127.0.0.1:1"])
+
+        // Then
+        expectOneLineError(run, naming: ["http://127.0.0.1:1/api/posts"])
+        #expect(run.standardOutput.isEmpty, "\(run)")
+        #expect(sandbox.regularFiles(under: sandbox.stateDirectory).isEmpty)
+    }
+
+    @Test("a backend that became unreachable leaves the saved place and the caches alone")
+    func unreachableBackendKeepsState() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given: state saved under a fixed identity
+            let good = try await warm(sandbox, server)
+            let before = sandbox.snapshot()
+
+            // When: the same backend identity at an address where nothing listens
+            let list = try await sandbox.run(["list", "--backend", good, "--base-url", "http://127.0.0.1:1"])
+            let page = try await sandbox.run(["page", "5", "--backend", good, "--base-url", "http://127.0.0.1:1"])
+            // When: another backend (another identity) where nothing listens: the saved
+            // state is not this run's, yet a run that fails must not set it aside
+            let other = try await sandbox.run(["list", "--base-url", "http://127.0.0.1:1"])
+            let otherPage = try await sandbox.run(["page", "--base-url", "http://127.0.0.1:1"])
+
+            // Then
+            for run in [list, page, other, otherPage] {
+                expectOneLineError(run, naming: ["http://127.0.0.1:1/api/posts"])
+            }
+            expectUnchanged(before: before, after: sandbox.snapshot())
+            #expect(sandbox.corruptStateFiles.isEmpty)
+        }
+    }
+
+    @Test(
+        "a backend answering with something other than its page JSON fails naming the URL",
+        arguments: ["/test/bytes/64", "/test/headers"])
+    func malformedPages(postsPath: String) async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer(testRoutes: true) { server in
+            // Given: state saved through the good path, same identity
+            _ = try await warm(sandbox, server)
+            let before = sandbox.snapshot()
+            let bad = try backendFile(sandbox, name: "bad.json", server: server, postsPath: postsPath)
+
+            // When
+            let list = try await sandbox.run(["list", "--backend", bad])
+            let page = try await sandbox.run(["page", "4", "--backend", bad])
+
+            // Then
+            for run in [list, page] {
+                expectOneLineError(run, naming: ["\(server.baseURL.absoluteString)\(postsPath)"])
+                #expect(run.standardOutput.isEmpty, "\(run)")
+            }
+            #expect(server.requestCount(path: postsPath) > 0)
+            expectUnchanged(before: before, after: sandbox.snapshot())
+            #expect(sandbox.corruptStateFiles.isEmpty)
+        }
+    }
+
+    @Test("a missing or broken backend config file is named")
+    func badConfigFile() async throws {
+        let sandbox = try Sandbox()
+        let broken = sandbox.directory.appendingPathComponent("broken.json")
+        try Data("{\"preset\": \"postfeed\", \"baseURL\": ".utf8).write(to: broken)
+        let missing = sandbox.directory.appendingPathComponent("missing.json")
+
+        for file in [broken, missing] {
+            // When
+            let run = try await sandbox.run(["list", "--backend", file.path, "--base-url", "http://127.0.0.1:1"])
+
+            // Then
+            expectOneLineError(run, naming: [file.path])
+        }
+    }
+}

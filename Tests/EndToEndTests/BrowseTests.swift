@@ -1,0 +1,92 @@
+import Foundation
+import PostFeedServer
+import Testing
+
+@Suite("postfeed browse with piped keys")
+struct BrowseTests {
+    /// The header line of every frame drawn, in order.
+    private func frameHeaders(_ run: PostfeedResult) -> [String] {
+        run.outputLines.filter { $0.hasPrefix("PostFeed · ") }
+    }
+
+    @Test("j three times then q: four frames, the place saved three posts down")
+    func scrollAndQuit() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // When
+            let run = try await sandbox.run(["browse"], against: server, standardInput: Data("jjjq".utf8))
+
+            // Then: the first frame and one per key, each a screen of 5 posts lower
+            #expect(run.succeeded, "\(run)")
+            let headers = frameHeaders(run)
+            #expect(headers.count == 4, "\(run)")
+            #expect(headers.first?.hasPrefix("PostFeed · infinite · posts 1–5 of 20 loaded") == true, "\(run)")
+            #expect(headers.last?.hasPrefix("PostFeed · infinite · posts 4–8 of 20 loaded") == true, "\(run)")
+            #expect(run.outputLines.last == "postfeed: place saved (infinite mode)", "\(run)")
+
+            // Then: the anchor moved by 3
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(state.anchor?.index == 3)
+            #expect(state.anchor?.postID == 4)
+
+            // When: browsing again resumes there
+            let again = try await sandbox.run(["browse"], against: server, standardInput: Data("q".utf8))
+
+            // Then
+            #expect(again.succeeded, "\(again)")
+            #expect(frameHeaders(again).first?.hasPrefix("PostFeed · infinite · posts 4–8") == true, "\(again)")
+        }
+    }
+
+    @Test("m toggles to paged mode and back, keeping the post in view")
+    func toggleMode() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // When: 12 posts down with 10 a page, then to paged mode: page 2, post #13 on top
+            let keys = String(repeating: "j", count: 12) + "mq"
+            let run = try await sandbox.run(
+                ["browse", "--page-size", "10"], against: server, standardInput: Data(keys.utf8))
+
+            // Then
+            #expect(run.succeeded, "\(run)")
+            let headers = frameHeaders(run)
+            #expect(headers.count == 14, "\(run)")
+            #expect(headers.last == "PostFeed · paged · page 2 of 25", "\(run)")
+            let lastFrame = run.standardOutput.components(separatedBy: "PostFeed · paged").last ?? ""
+            #expect(PrintedList(lastFrame).positions.first == 13, "\(run)")
+            #expect(run.standardOutput.contains("paged mode, page 2, post #13 in view"), "\(run)")
+            #expect(run.outputLines.last == "postfeed: place saved (paged mode)", "\(run)")
+            let paged = try StateJSON.decode(contentsOf: sandbox.pagedStateFile)
+            #expect(paged.currentPage == 2)
+            #expect(paged.anchor?.postID == 13)
+            #expect(paged.anchor?.index == 12)
+
+            // When: browsing resumes in paged mode; m goes back to infinite
+            let back = try await sandbox.run(
+                ["browse", "--page-size", "10"], against: server, standardInput: Data("mq".utf8))
+
+            // Then
+            #expect(back.succeeded, "\(back)")
+            let backHeaders = frameHeaders(back)
+            #expect(backHeaders.first == "PostFeed · paged · page 2 of 25", "\(back)")
+            #expect(backHeaders.last?.hasPrefix("PostFeed · infinite · posts 13–17") == true, "\(back)")
+            let infinite = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(infinite.anchor?.postID == 13)
+            #expect(infinite.anchor?.index == 12)
+        }
+    }
+
+    @Test("end of input saves and quits like q")
+    func endOfInput() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // When: no q, the keys just end
+            let run = try await sandbox.run(["browse"], against: server, standardInput: Data(" ".utf8))
+
+            // Then: one screen down
+            #expect(run.succeeded, "\(run)")
+            #expect(frameHeaders(run).last?.hasPrefix("PostFeed · infinite · posts 6–10") == true, "\(run)")
+            #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 5)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import PostFeedServer
+import Testing
+
+@Suite("postfeed list")
+struct ListCommandTests {
+    @Test("list --pages 2 prints posts 1–40 with images, caches them and saves the place")
+    func firstTwoPages() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // When
+            let run = try await sandbox.run(["list", "--pages", "2"], against: server)
+
+            // Then: posts 1–40 in order, each with an image line except the imageless ones
+            #expect(run.succeeded, "\(run)")
+            let printed = PrintedList(run.standardOutput)
+            #expect(printed.positions == Array(1...40), "\(run)")
+            #expect(printed.ids == Array(1...40), "\(run)")
+            for entry in printed.entries {
+                if FixtureFacts.postsWithoutImage.contains(entry.id ?? 0) {
+                    #expect(entry.imageLine == nil, "post \(entry.position) has no image: \(run)")
+                } else {
+                    let line = try #require(entry.imageLine, "post \(entry.position) lacks an image line: \(run)")
+                    #expect(line.contains("×") && line.contains(" at "), "\(line)")
+                }
+            }
+            #expect(run.outputLines.last?.contains("40 of 247 posts loaded") == true, "\(run)")
+
+            // Then: the images are on disk, the place is saved
+            #expect(sandbox.cacheEntries(in: sandbox.imageCacheDirectory).count > 0)
+            #expect(server.requestCount(pathPrefix: "/images/") > 0)
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(state.mode == "infinite")
+            #expect(state.backendIdentity == backendIdentity(of: server))
+            #expect(state.loadedPostIDs == Array(1...40))
+            #expect(state.pageSize == 20)
+            #expect(state.totalCount == FixtureFacts.postCount)
+            // The first newly printed post is the one in view.
+            #expect(state.anchor?.postID == 1)
+            #expect(state.anchor?.index == 0)
+        }
+    }
+
+    @Test("the next list continues after the saved place, in text and in JSON")
+    func resumesFromState() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given
+            let first = try await sandbox.run(["list", "--pages", "2"], against: server)
+            try #require(first.succeeded, "\(first)")
+
+            // When
+            let second = try await sandbox.run(["list"], against: server)
+
+            // Then: posts 41–60, and the state now holds 60 posts with post 41 in view
+            #expect(second.succeeded, "\(second)")
+            let printed = PrintedList(second.standardOutput)
+            #expect(printed.positions == Array(41...60), "\(second)")
+            #expect(printed.ids == Array(41...60), "\(second)")
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(state.loadedPostIDs == Array(1...60))
+            #expect(state.anchor?.postID == 41)
+            #expect(state.anchor?.index == 40)
+
+            // When: the next run prints JSON
+            let third = try await sandbox.run(["list", "--json"], against: server)
+
+            // Then: it parses, and positions continue at 61
+            #expect(third.succeeded, "\(third)")
+            let output = try ListJSON.decode(third.standardOutput, from: "list --json")
+            #expect(output.mode == "infinite")
+            #expect(output.posts.map(\.position) == Array(61...80))
+            #expect(output.posts.map(\.post.id) == Array(61...80))
+            #expect(output.loaded == 80)
+            #expect(output.totalCount == FixtureFacts.postCount)
+            #expect(output.endReached == false)
+            #expect(output.posts.allSatisfy { $0.image?.path != nil || FixtureFacts.postsWithoutImage.contains($0.post.id) })
+        }
+    }
+
+    @Test("a run that fails part-way prints the pages it loaded, and the saved place holds just those")
+    func failsPartWay() async throws {
+        let sandbox = try Sandbox()
+        // Given: page 1 in the page cache (page 2 too, if the prefetch finished)
+        let port = try await withFixtureServer { server in
+            let warm = try await sandbox.run(["list", "--no-images"], against: server)
+            try #require(warm.succeeded, "\(warm)")
+            return server.port
+        }
+        // Given: the same backend now answers every request with 400
+        var faults = FaultInjection()
+        faults.failFirst = 1_000_000
+        faults.failFirstFault = .status(400)
+        try await withFixtureServer(port: port, faults: faults) { server in
+            // When: three pages from the top; page 1 comes from the cache, page 3 cannot
+            let run = try await sandbox.run(["list", "--restart", "--pages", "3", "--no-images"], against: server)
+
+            // Then: what loaded is printed, the failure named, and the state holds exactly
+            // the printed posts, so the next run continues right after them
+            expectOneLineError(run, naming: ["HTTP 400", "\(server.baseURL.absoluteString)/api/posts"])
+            let printed = PrintedList(run.standardOutput)
+            #expect(printed.positions == Array(1...20) || printed.positions == Array(1...40), "\(run)")
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(state.loadedPostIDs == printed.ids)
+            #expect(state.anchor?.postID == 1)
+        }
+    }
+
+    @Test("list --restart starts over from post 1")
+    func restart() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given
+            let first = try await sandbox.run(["list", "--pages", "2", "--no-images"], against: server)
+            try #require(first.succeeded, "\(first)")
+
+            // When
+            let again = try await sandbox.run(["list", "--restart", "--no-images"], against: server)
+
+            // Then
+            #expect(again.succeeded, "\(again)")
+            #expect(PrintedList(again.standardOutput).positions == Array(1...20), "\(again)")
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(state.loadedPostIDs == Array(1...20))
+        }
+    }
+
+    @Test("list reaches the end of the feed and says so")
+    func endOfFeed() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // When: 100 posts a page, three pages hold all 247
+            let run = try await sandbox.run(["list", "--page-size", "100", "--pages", "5", "--no-images"], against: server)
+
+            // Then
+            #expect(run.succeeded, "\(run)")
+            #expect(PrintedList(run.standardOutput).positions == Array(1...247), "\(run)")
+            #expect(run.outputLines.last?.contains("end of the feed") == true, "\(run)")
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(state.endReached)
+
+            // When: once more
+            let after = try await sandbox.run(["list", "--page-size", "100", "--no-images"], against: server)
+
+            // Then: nothing new, a hint to restart
+            #expect(after.succeeded, "\(after)")
+            #expect(PrintedList(after.standardOutput).entries.isEmpty, "\(after)")
+            #expect(after.standardOutput.contains("--restart"), "\(after)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import PostFeedServer
+import Testing
+
+@Suite("postfeed --offline")
+struct OfflineTests {
+    /// Runs `warm` against a fixture server, stops it, and runs `offline` against a fresh one
+    /// on the same port (same URLs, so the same state identity and cache keys). The fresh
+    /// server counts only what the offline runs send: requests the warm run left in flight
+    /// (low-priority prefetches) can never show up in its counters.
+    private func warmThenOffline(
+        warm: (RunningFixtureServer) async throws -> Void,
+        offline: (RunningFixtureServer) async throws -> Void
+    ) async throws {
+        let port = try await withFixtureServer { server in
+            try await warm(server)
+            return server.port
+        }
+        try await withFixtureServer(port: port) { server in
+            try await offline(server)
+        }
+    }
+
+    @Test("after a warm run, --offline lists from the caches without a single request")
+    func listsFromTheCaches() async throws {
+        let sandbox = try Sandbox()
+        try await warmThenOffline { server in
+            // Given: pages 1–2 and their images cached
+            let warm = try await sandbox.run(["list", "--pages", "2"], against: server)
+            try #require(warm.succeeded, "\(warm)")
+        } offline: { server in
+            // When: the same two pages again, offline
+            let list = try await sandbox.run(["list", "--offline", "--restart", "--pages", "2"], against: server)
+
+            // Then: posts 1–40 with their images, from the caches
+            #expect(list.succeeded, "\(list)")
+            let printed = PrintedList(list.standardOutput)
+            #expect(printed.positions == Array(1...40), "\(list)")
+            #expect(printed.imageLines.count == 40 - FixtureFacts.postsWithoutImage.filter { $0 <= 40 }.count, "\(list)")
+            #expect(printed.imageLines.allSatisfy { $0.contains(" at ") && !$0.contains("(network") }, "\(list)")
+
+            // When: a numbered page of them, offline
+            let page = try await sandbox.run(["page", "2", "--offline", "--json"], against: server)
+
+            // Then
+            #expect(page.succeeded, "\(page)")
+            let output = try ListJSON.decode(page.standardOutput, from: "page 2 --offline --json")
+            #expect(output.posts.map(\.post.id) == Array(21...40))
+            #expect(output.posts.allSatisfy { $0.image?.path != nil || FixtureFacts.postsWithoutImage.contains($0.post.id) })
+
+            // Then: the server saw nothing
+            #expect(server.totalRequestCount == 0, "requests by path: \(server.requestCountsByPath)")
+        }
+    }
+
+    @Test("an offline run past the cached pages fails naming what is not cached, and fetches no image")
+    func pastTheCachedPages() async throws {
+        let sandbox = try Sandbox()
+        try await warmThenOffline { server in
+            // Given: pages cached, images not
+            let warm = try await sandbox.run(["list", "--pages", "2", "--no-images"], against: server)
+            try #require(warm.succeeded, "\(warm)")
+        } offline: { server in
+            // When: the cached pages again; online, their images would be prefetched
+            let cached = try await sandbox.run(["list", "--offline", "--restart", "--pages", "2", "--no-images"], against: server)
+            #expect(cached.succeeded, "\(cached)")
+            #expect(PrintedList(cached.standardOutput).positions == Array(1...40), "\(cached)")
+            let before = sandbox.snapshot()
+
+            // When: a page no run has fetched
+            let page = try await sandbox.run(["page", "9", "--offline"], against: server)
+
+            // Then
+            expectOneLineError(page, naming: ["page 9", "not cached"])
+
+            // Then: State/ and the caches are untouched
+            expectUnchanged(before: before, after: sandbox.snapshot())
+
+            // When: listing on past the end of the cache (page 3 may be there: the warm run
+            // prefetched it, unless it was cut off)
+            let list = try await sandbox.run(["list", "--offline", "--pages", "12", "--no-images"], against: server)
+
+            // Then: fails naming the missing page; whatever it loaded it printed, and the
+            // saved place holds exactly what was printed, so the next run skips nothing
+            expectOneLineError(list, naming: ["not cached"])
+            let printed = PrintedList(list.standardOutput).positions
+            #expect(printed.isEmpty || printed == Array(41...60), "\(list)")
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(state.loadedPostIDs == Array(1...(40 + printed.count)))
+            #expect(server.totalRequestCount == 0, "requests by path: \(server.requestCountsByPath)")
+        }
+    }
+}

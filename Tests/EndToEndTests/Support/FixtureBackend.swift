@@ -1,0 +1,29 @@
+import Foundation
+import PostFeedServer
+
+/// Facts about `Fixtures/` the tests rely on (see `Fixtures/README.md`).
+enum FixtureFacts {
+    static let postCount = 247
+    static let defaultPageSize = 20
+    static let pageCount = 13
+    /// Posts without an `imageUrl`.
+    static let postsWithoutImage: Set<Int> = [5, 58, 133, 201]
+}
+
+/// Runs `body` with a fixture server on a loopback port (a free one unless `port` is
+/// given: a second server at the same URL as a stopped one), stopped afterwards.
+func withFixtureServer<T>(
+    port: Int = 0,
+    testRoutes: Bool = false,
+    faults: FaultInjection = .none,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (RunningFixtureServer) async throws -> T
+) async throws -> T {
+    try await RunningFixtureServer.withRunning(
+        FixtureServerConfiguration(port: port, faults: faults, enablesTestRoutes: testRoutes), body)
+}
+
+/// `postfeed <name> <base-url> /api/posts`: the identity list state is saved under.
+func backendIdentity(of server: RunningFixtureServer) -> String {
+    "postfeed \(server.baseURL.absoluteString)/api/posts"
+}

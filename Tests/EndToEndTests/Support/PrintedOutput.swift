@@ -1,0 +1,125 @@
+import Foundation
+
+/// The posts a text run of `list` or `page` printed, read back from its stdout:
+///
+/// ```
+///   41. Field guide: retry loops and code reviews
+///       Ethan Brooks · 2025-02-05 · popularity 1.00 · id 42
+///       image 640×480 png at cache/ImageCache/3f/3f9a… (network)
+/// ```
+struct PrintedList {
+    struct Entry {
+        var position: Int
+        var title: String
+        var id: Int?
+        var imageLine: String?
+    }
+
+    var entries: [Entry] = []
+    var positions: [Int] { entries.map(\.position) }
+    var ids: [Int] { entries.compactMap(\.id) }
+    var imageLines: [String] { entries.compactMap(\.imageLine) }
+
+    init(_ output: String) {
+        for line in output.split(separator: "\n").map(String.init) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("      "), !entries.isEmpty {
+                if trimmed.hasPrefix("image") {
+                    entries[entries.count - 1].imageLine = trimmed
+                } else if let range = trimmed.range(of: "id ", options: .backwards),
+                    let id = Int(trimmed[range.upperBound...])
+                {
+                    entries[entries.count - 1].id = id
+                }
+                continue
+            }
+            guard let dot = trimmed.firstIndex(of: "."), let position = Int(trimmed[..<dot]) else { continue }
+            let title = trimmed[trimmed.index(after: dot)...].trimmingCharacters(in: .whitespaces)
+            entries.append(Entry(position: position, title: title))
+        }
+    }
+}
+
+// MARK: - JSON shapes of the CLI's output and files (decoded independently of the library)
+
+/// `list --json` / `page --json`.
+struct ListJSON: Decodable {
+    struct Line: Decodable {
+        var position: Int
+        var post: PostJSON
+        var image: ImageJSON?
+    }
+    var mode: String
+    var page: Int?
+    var totalPages: Int?
+    var posts: [Line]
+    var loaded: Int?
+    var totalCount: Int?
+    var endReached: Bool
+    var stale: Bool
+    var notices: [String]
+}
+
+struct PostJSON: Decodable {
+    var id: Int
+    var title: String
+    var body: String?
+}
+
+struct ImageJSON: Decodable {
+    var url: String
+    var path: String?
+    var width: Int?
+    var height: Int?
+    var format: String?
+    var source: String?
+    var error: String?
+}
+
+/// `show --json`.
+struct ShowJSON: Decodable {
+    var post: PostJSON
+    var image: ImageJSON?
+}
+
+/// A list-state file in `State/` (DESIGN.md, "List state").
+struct StateJSON: Decodable {
+    struct Anchor: Decodable {
+        var postID: Int
+        var index: Int
+    }
+    var version: Int
+    var mode: String
+    var backendIdentity: String
+    var pageSize: Int
+    var savedAt: String
+    var anchor: Anchor?
+    var totalCount: Int?
+    var endReached: Bool
+    var loadedPostIDs: [Int]
+    var currentPage: Int?
+}
+
+/// `mode --json` after a switch.
+struct ModeJSON: Decodable {
+    var mode: String
+    var page: Int?
+    var anchorPostID: Int?
+    var anchorPosition: Int?
+    var startedFresh: Bool
+}
+
+extension Decodable {
+    /// Decodes `text` (a run's stdout or a file's contents), naming what it was on failure.
+    static func decode(_ text: String, from what: String) throws -> Self {
+        do {
+            return try JSONDecoder().decode(Self.self, from: Data(text.utf8))
+        } catch {
+            throw EndToEndError("\(what) is not the expected JSON (\(error)):\n\(text)")
+        }
+    }
+
+    static func decode(contentsOf file: URL) throws -> Self {
+        try decode(String(decoding: try Data(contentsOf: file), as: UTF8.self), from: file.path)
+    }
+}
