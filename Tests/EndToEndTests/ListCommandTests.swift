@@ -125,6 +125,30 @@ struct ListCommandTests {
         }
     }
 
+    @Test("list --restart that fails before loading anything keeps the saved place")
+    func failedRestartKeepsThePlace() async throws {
+        let sandbox = try Sandbox()
+        // One identity for two addresses, so the dead address is "the same backend"
+        let config = sandbox.directory.appendingPathComponent("backend.json")
+        try await withFixtureServer { server in
+            try Data("""
+                {"preset": "postfeed", "identity": "e2e backend", "baseURL": "\(server.baseURL.absoluteString)"}
+                """.utf8).write(to: config)
+            let first = try await sandbox.run(["list", "--pages", "2", "--no-images", "--backend", config.path])
+            try #require(first.succeeded, "\(first)")
+        }
+        let before = sandbox.stateSnapshot()
+
+        // When a restart cannot reach the backend
+        let restart = try await sandbox.run([
+            "list", "--restart", "--no-images", "--backend", config.path, "--base-url", "http://127.0.0.1:1",
+        ])
+
+        // Then it fails and the place saved before is untouched
+        #expect(!restart.succeeded, "\(restart)")
+        #expect(sandbox.stateSnapshot() == before)
+    }
+
     @Test("list reaches the end of the feed and says so")
     func endOfFeed() async throws {
         let sandbox = try Sandbox()

@@ -9,6 +9,9 @@ public struct ResumeReport: Sendable {
     public var restored: Bool
     /// One line each: a state file set aside and why, a page size that changed.
     public var notices: [String]
+
+    /// Starting at the top without looking at saved state (a restart).
+    public static let fresh = ResumeReport(anchorIndex: 0, restored: false, notices: [])
 }
 
 /// What switching modes did.

@@ -65,8 +65,9 @@ struct List: AsyncParsableCommand {
             $0.infinite.ordering = ordering
             $0.infinite.unseenOnly = unseen
         }) { client in
-            if restart { _ = try client.stateStore.reset(mode: .infinite) }
-            let resumed = try await client.resumeInfinite()
+            // --restart simply does not resume: the first page loaded replaces the saved place,
+            // so a restart that fails before loading anything leaves the old place intact.
+            let resumed = restart ? ResumeReport.fresh : try await client.resumeInfinite()
             resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
             let feed = client.infinite
             let start = await feed.count
