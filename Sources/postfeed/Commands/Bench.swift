@@ -11,11 +11,16 @@ struct Bench: AsyncParsableCommand {
             The full comparison with URLSession and AsyncHTTPClient lives in the Benchmarks/
             package ('make bench'); this one needs nothing but curl.
 
+            'bench cache' and 'bench list' measure the caches, the image pipeline, restoring
+            the list from state and scrolling memory (see scripts/bench-cache-list.sh).
+
             Examples:
               postfeed bench fetch
+              postfeed bench cache
+              postfeed bench list
               postfeed bench fetch --count 300 --concurrency 16 --base-url http://127.0.0.1:8080
             """,
-        subcommands: [Fetch.self],
+        subcommands: [Fetch.self, CacheBench.self, ListBench.self, ImageReplayWorker.self, ScrollWorker.self],
         defaultSubcommand: Fetch.self)
 
     struct Fetch: AsyncParsableCommand {

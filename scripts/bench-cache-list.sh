@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The cache and list benchmarks: `postfeed bench cache` and `postfeed bench list` from a
+# release build, each printing Markdown tables (results are written up in BENCHMARKS.md).
+# scripts/bench.sh calls this after the HTTP engine's Benchmarks/ package; it also runs alone:
+#
+#   bash scripts/bench-cache-list.sh                      everything (about 15 minutes on 2 cores)
+#   bash scripts/bench-cache-list.sh --out results.md     also write the tables to a file
+#   BENCH_CACHE_ARGS="--only memory" BENCH_LIST_ARGS="--only restore" bash scripts/bench-cache-list.sh
+#
+# Needs: swift, libcurl4-openssl-dev (as the package). Uses hyperfine for a cross-check
+# when installed (apt-get install hyperfine). Scratch data goes to $TMPDIR and is removed;
+# the 100k-entry disk case takes about 600 MB there while it runs.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+OUT=""
+if [[ "${1:-}" == "--out" ]]; then
+    OUT=${2:?"--out needs a file name"}
+fi
+
+echo "bench-cache-list: building postfeed (release)…" >&2
+"$SWIFT" build -c release --product postfeed >&2
+BIN="$("$SWIFT" build -c release --show-bin-path)/postfeed"
+
+run() {
+    "$BIN" bench "$@"
+    echo
+}
+
+# shellcheck disable=SC2086  # the *_ARGS variables are word lists on purpose
+{
+    run cache ${BENCH_CACHE_ARGS:-}
+    run list ${BENCH_LIST_ARGS:-}
+} | if [[ -n "$OUT" ]]; then tee "$OUT"; else cat; fi
