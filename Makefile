@@ -37,8 +37,11 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 
+# The engine against curl, URLSession, AsyncHTTPClient and bare libcurl (Benchmarks/),
+# then the cache and list benchmarks (postfeed bench cache / bench list).
 bench: deps test-deps
-	bash scripts/bench.sh
+	sh scripts/bench.sh
+	bash scripts/bench-cache-list.sh
 
 fixtures:
 	python3 scripts/make_fixtures.py
