@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PostFeedHTTP
 import PostFeedServer
 
 extension Bench {
@@ -9,7 +10,7 @@ extension Bench {
             commandName: "list",
             abstract: "Benchmark restoring the list from state and scrolling a long feed; print Markdown tables.",
             discussion: """
-                Generates a fixture set of --posts posts (the real images, symlinked) in a
+                Generates a fixture set of --posts posts (with the real images) in a
                 temporary folder and serves it in-process, then:
                   restore  the real 'postfeed list' (this binary) back at post 10,001 from
                            saved state and warm caches, vs from empty caches
@@ -80,6 +81,14 @@ extension Bench {
             var server: DetachedFixtureServer?
             let started = try await clock.measure { server = try await RunningFixtureServer.startDetached(configuration) }
             guard let server else { throw CLIError("the fixture server did not start") }
+            do {
+                // An image the server cannot serve would turn every image prefetch into a miss.
+                let probe = try await Bench.Fetch.imageURLs(from: server.baseURL, count: 1)[0]
+                _ = try await HTTPClient.withHTTPClient { try await $0.get(probe).requireSuccess() }
+            } catch {
+                await server.shutdown()
+                throw CLIError("the generated fixture set does not serve its images: \(error)")
+            }
             print("Fixture set: \(posts) posts (posts.json generated in \(String(format: "%.1f", generated.seconds)) s, "
                   + "served in-process from \(String(format: "%.1f", started.seconds)) s after start), page size \(pageSize), page max-age 3600 s.\n")
             do {
