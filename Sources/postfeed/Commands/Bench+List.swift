@@ -58,8 +58,11 @@ extension Bench {
             guard loadedPosts >= pageSize, loadedPosts % pageSize == 0 else {
                 throw ValidationError("--loaded-posts must be a positive multiple of the page size (\(pageSize)).")
             }
-            guard posts >= max(10_000, loadedPosts + pageSize), scrollPosts >= 1000, scrollPosts <= posts else {
-                throw ValidationError("--posts must be at least 10,000 and above --loaded-posts; --scroll-posts 1,000…--posts.")
+            guard posts >= max(10_000, loadedPosts + pageSize) else {
+                throw ValidationError("--posts must be at least 10,000 and above --loaded-posts.")
+            }
+            guard !parts.contains("scroll") || (1000...posts).contains(scrollPosts) else {
+                throw ValidationError("--scroll-posts must be 1,000…--posts (\(posts)).")
             }
             guard runs >= 1, rebuildRuns >= 1, residentPages >= 1, step >= 1 else {
                 throw ValidationError("--runs, --rebuild-runs, --resident-pages and --step must be at least 1.")
