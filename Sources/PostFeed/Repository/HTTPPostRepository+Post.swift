@@ -75,7 +75,7 @@ extension HTTPPostRepository {
 
     /// The post from a page decoded in this process, else from this backend's cached pages.
     private func postFromPages(id: Int) -> Post? {
-        if let post = memory.withLock({ $0.postsByID[id] }) { return post }
+        if let post = recentPosts.object(forKey: id) { return post }
         for entry in store.storedEntries() where entry.metadata.attributes[Attribute.kind] == "page" {
             guard let json = try? JSONValue.parse(entry.data) else { continue }
             let items: [JSONValue]

@@ -36,9 +36,9 @@ extension ListState: Codable {
         totalCount = try container.decodeIfPresent(Int.self, forKey: .totalCount)
         endReached = try container.decode(Bool.self, forKey: .endReached)
         seenPostIDs = try container.decodeIfPresent(PostIDSet.self, forKey: .seenPostIDs) ?? []
-        loadedPostIDs = try container.decodeIfPresent([Int].self, forKey: .loadedPostIDs) ?? []
+        loadedPostIDs = try container.decodeIntegersIfPresent(forKey: .loadedPostIDs) ?? []
         loadedPageKeys = try container.decodeIfPresent([StoredPageKey].self, forKey: .loadedPageKeys)?.map(\.key) ?? []
-        loadedPageCounts = try container.decodeIfPresent([Int].self, forKey: .loadedPageCounts)
+        loadedPageCounts = try container.decodeIntegersIfPresent(forKey: .loadedPageCounts)
         nextPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .nextPageKey)?.key
         currentPage = try container.decodeIfPresent(Int.self, forKey: .currentPage)
         currentPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .currentPageKey)?.key
@@ -59,9 +59,9 @@ extension ListState: Codable {
         try container.encode(totalCount, forKey: .totalCount)
         try container.encode(endReached, forKey: .endReached)
         try container.encode(seenPostIDs, forKey: .seenPostIDs)
-        try container.encode(loadedPostIDs, forKey: .loadedPostIDs)
+        try container.encodeIntegers(loadedPostIDs, forKey: .loadedPostIDs)
         try container.encode(loadedPageKeys.map(StoredPageKey.init), forKey: .loadedPageKeys)
-        try container.encode(loadedPageCounts, forKey: .loadedPageCounts)
+        try container.encodeIntegers(loadedPageCounts, forKey: .loadedPageCounts)
         try container.encode(nextPageKey.map(StoredPageKey.init), forKey: .nextPageKey)
         try container.encode(currentPage, forKey: .currentPage)
         try container.encode(currentPageKey.map(StoredPageKey.init), forKey: .currentPageKey)
@@ -79,5 +79,33 @@ extension ListState: Codable {
     /// Decodes a state file's bytes; throws `DecodingError` naming what is wrong.
     public init(jsonData: Data) throws {
         self = try JSONDecoder().decode(ListState.self, from: jsonData)
+    }
+}
+
+// MARK: - Integer arrays
+
+// Why by hand: `decode([Int].self)` goes through the generic `Array: Decodable` path,
+// element by element with dynamic casts. With 10,000 loaded ids that took ~13 ms to
+// decode and ~5 ms to encode — most of a restore, which reads the state twice and writes
+// it once (`postfeed bench list`). The concrete `Int` overloads of an unkeyed container
+// do the same in a fifth of the time, write the same bytes and fail with the same errors.
+extension KeyedDecodingContainer {
+    /// Like `decodeIfPresent([Int].self, forKey:)`: `nil` when the key is missing or null.
+    fileprivate func decodeIntegersIfPresent(forKey key: Key) throws -> [Int]? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        var container = try nestedUnkeyedContainer(forKey: key)
+        var values: [Int] = []
+        values.reserveCapacity(container.count ?? 0)
+        while !container.isAtEnd { values.append(try container.decode(Int.self)) }
+        return values
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// Like `encode([Int]?, forKey:)`: an explicit `null` for `nil`.
+    fileprivate mutating func encodeIntegers(_ values: [Int]?, forKey key: Key) throws {
+        guard let values else { return try encodeNil(forKey: key) }
+        var container = nestedUnkeyedContainer(forKey: key)
+        for value in values { try container.encode(value) }
     }
 }

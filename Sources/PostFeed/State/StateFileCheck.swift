@@ -16,6 +16,13 @@ enum StateFileCheck {
 
     static func check(_ data: Data, mode: ListMode, backendIdentity: String) -> Result<ListState, Problem> {
         guard !data.isEmpty else { return .failure(Problem(kind: .corrupt, description: "is empty")) }
+        // A good file — nearly every run — is parsed once. Only a file that does not decode
+        // is parsed again, up to three times, to say precisely what is wrong with it: with
+        // 10,000 loaded ids those parses were a third of a restore's CPU time.
+        if let state = try? ListState(jsonData: data) {
+            if let problem = newerVersionProblem(state.version) { return .failure(problem) }
+            return matching(state, mode: mode, backendIdentity: backendIdentity)
+        }
         // Tell damaged bytes apart from JSON of the wrong shape, for the message.
         guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
             return .failure(Problem(kind: .corrupt, description: "is not JSON (damaged or cut short)"))
@@ -29,18 +36,26 @@ enum StateFileCheck {
         guard let version = header.version else {
             return .failure(Problem(kind: .corrupt, description: "is not list state (it has no version)"))
         }
-        if version > ListState.currentVersion {
-            return .failure(Problem(
-                kind: .newerVersion,
-                description: "was saved by a newer PostFeed (state version \(version); this one reads up to "
-                    + "\(ListState.currentVersion)), update postfeed to use it"))
-        }
+        if let problem = newerVersionProblem(version) { return .failure(problem) }
         let state: ListState
         do {
             state = try ListState(jsonData: data)
         } catch {
             return .failure(Problem(kind: .corrupt, description: "is not valid list state (\(describe(error)))"))
         }
+        return matching(state, mode: mode, backendIdentity: backendIdentity)
+    }
+
+    private static func newerVersionProblem(_ version: Int) -> Problem? {
+        guard version > ListState.currentVersion else { return nil }
+        return Problem(
+            kind: .newerVersion,
+            description: "was saved by a newer PostFeed (state version \(version); this one reads up to "
+                + "\(ListState.currentVersion)), update postfeed to use it")
+    }
+
+    /// `state` if it belongs to `mode` and `backendIdentity`, else why not.
+    private static func matching(_ state: ListState, mode: ListMode, backendIdentity: String) -> Result<ListState, Problem> {
         if state.mode != mode {
             return .failure(Problem(kind: .otherMode, description: "holds \(state.mode) state, not \(mode)"))
         }

@@ -3,8 +3,11 @@ import PostFeed
 import PostFeedServer
 
 /// A `Fixtures`-like directory with many posts, for the list benchmarks: `posts.json` made
-/// by cycling the real fixture posts under new ids (1…N, newest first), and `images/` a
-/// symlink to the real images folder, so every `imageUrl` resolves.
+/// by cycling the real fixture posts under new ids (1…N, newest first), and `images/`
+/// holding the real images, so every `imageUrl` resolves.
+///
+/// The images are copied (4 MB), not symlinked: the fixture server lists only regular
+/// files and serves nothing through a symlinked `images/` folder (every image is a 404).
 enum LargeFixtures {
     static func make(posts count: Int, in directory: URL) throws {
         let real = FixtureLocator.fixturesDirectory()
@@ -26,8 +29,8 @@ enum LargeFixtures {
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try JSONEncoder().encode(posts).write(to: directory.appendingPathComponent("posts.json"))
-        try FileManager.default.createSymbolicLink(
-            at: directory.appendingPathComponent("images"),
-            withDestinationURL: real.appendingPathComponent("images", isDirectory: true))
+        try FileManager.default.copyItem(
+            at: real.appendingPathComponent("images", isDirectory: true),
+            to: directory.appendingPathComponent("images", isDirectory: true))
     }
 }

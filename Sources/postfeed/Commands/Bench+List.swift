@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PostFeedHTTP
 import PostFeedServer
 
 extension Bench {
@@ -9,7 +10,7 @@ extension Bench {
             commandName: "list",
             abstract: "Benchmark restoring the list from state and scrolling a long feed; print Markdown tables.",
             discussion: """
-                Generates a fixture set of --posts posts (the real images, symlinked) in a
+                Generates a fixture set of --posts posts (with the real images) in a
                 temporary folder and serves it in-process, then:
                   restore  the real 'postfeed list' (this binary) back at post 10,001 from
                            saved state and warm caches, vs from empty caches
@@ -57,8 +58,11 @@ extension Bench {
             guard loadedPosts >= pageSize, loadedPosts % pageSize == 0 else {
                 throw ValidationError("--loaded-posts must be a positive multiple of the page size (\(pageSize)).")
             }
-            guard posts >= max(10_000, loadedPosts + pageSize), scrollPosts >= 1000, scrollPosts <= posts else {
-                throw ValidationError("--posts must be at least 10,000 and above --loaded-posts; --scroll-posts 1,000…--posts.")
+            guard posts >= max(10_000, loadedPosts + pageSize) else {
+                throw ValidationError("--posts must be at least 10,000 and above --loaded-posts.")
+            }
+            guard !parts.contains("scroll") || (1000...posts).contains(scrollPosts) else {
+                throw ValidationError("--scroll-posts must be 1,000…--posts (\(posts)).")
             }
             guard runs >= 1, rebuildRuns >= 1, residentPages >= 1, step >= 1 else {
                 throw ValidationError("--runs, --rebuild-runs, --resident-pages and --step must be at least 1.")
@@ -80,6 +84,14 @@ extension Bench {
             var server: DetachedFixtureServer?
             let started = try await clock.measure { server = try await RunningFixtureServer.startDetached(configuration) }
             guard let server else { throw CLIError("the fixture server did not start") }
+            do {
+                // An image the server cannot serve would turn every image prefetch into a miss.
+                let probe = try await Bench.Fetch.imageURLs(from: server.baseURL, count: 1)[0]
+                _ = try await HTTPClient.withHTTPClient { try await $0.get(probe).requireSuccess() }
+            } catch {
+                await server.shutdown()
+                throw CLIError("the generated fixture set does not serve its images: \(error)")
+            }
             print("Fixture set: \(posts) posts (posts.json generated in \(String(format: "%.1f", generated.seconds)) s, "
                   + "served in-process from \(String(format: "%.1f", started.seconds)) s after start), page size \(pageSize), page max-age 3600 s.\n")
             do {

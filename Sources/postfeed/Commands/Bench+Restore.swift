@@ -11,8 +11,9 @@ import PostFeedServer
 /// the page it prints) and until it exits.
 ///
 /// - **warm**: the state file holds 10,000 loaded ids (anchor on post 9,981, the top of the
-///   page a previous `list` printed last) and the page cache holds pages 1…501, fresh. The
-///   state file is put back before every run, since each run saves its new place.
+///   page a previous `list` printed last), the page cache holds pages 1…501, fresh, and the
+///   image cache holds the images. The state file is put back before every run, since each
+///   run saves its new place.
 /// - **cold, page 1**: the same command with no state and empty caches. It prints page 1:
 ///   not the same place, listed for completeness.
 /// - **cold, rebuild**: no state, empty caches, `--pages 501`: what it takes to reach post
@@ -102,6 +103,14 @@ enum RestoreBenchmark {
                 guard try await client.infinite.loadMore() > 0 else {
                     throw CLIError("the fixture backend ran out of posts before \(loadedPosts)")
                 }
+            }
+            // Warm the image cache too: `list --no-images` still prefetches the images of
+            // the page it loads, in the background. The fixture set reuses a few dozen
+            // images, all of them among its first few hundred posts.
+            let sample = try await client.infinite.posts(in: 0..<min(loadedPosts, 500))
+            let images = await client.images(for: sample)
+            if let failure = images.compactMap({ $0?.error }).first {
+                throw CLIError("warming the image cache failed: \(failure.message)")
             }
             guard let next = client.repository.pageKey(forPageNumber: loadedPosts / pageSize + 1) else {
                 throw CLIError("the postfeed preset cannot address page \(loadedPosts / pageSize + 1)")
