@@ -187,12 +187,13 @@ extension Bench {
             print("### Warm replay vs cold network: \(images) images (fixture images, unique `?n=i`) through `ImagePipeline`, \(imageConcurrency) in flight, each pass a fresh `postfeed` process timed from outside (median of \(replayRepetitions))\n")
             let result = try await ImagePipelineBenchmark.replay(
                 server: server, count: images, concurrency: imageConcurrency, repetitions: replayRepetitions, scratch: scratch)
-            let table = MarkdownTable([("pass", false), ("sources", false), ("process wall (outside)", true), ("pipeline only (inside)", true), ("vs cold", true)])
+            let table = MarkdownTable([("pass", false), ("sources", false), ("process wall (outside)", true), ("process CPU", true),
+                                       ("pipeline only (inside)", true), ("vs cold", true)])
             table.printHeader()
             table.printRow(["cold: network → disk", "\(result.coldReport)", BenchFormat.milliseconds(result.cold.median),
-                            BenchFormat.milliseconds(result.coldInner.median), BenchFormat.ratio(1)])
+                            BenchFormat.milliseconds(result.coldCPU.median), BenchFormat.milliseconds(result.coldInner.median), BenchFormat.ratio(1)])
             table.printRow(["warm: disk, fresh process", "\(result.warmReport)", BenchFormat.milliseconds(result.warm.median),
-                            BenchFormat.milliseconds(result.warmInner.median),
+                            BenchFormat.milliseconds(result.warmCPU.median), BenchFormat.milliseconds(result.warmInner.median),
                             BenchFormat.ratio(result.cold.median / result.warm.median) + " faster"])
             print("")
             let speedup = result.cold.median / result.warm.median
