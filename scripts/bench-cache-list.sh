@@ -3,7 +3,7 @@
 # release build, each printing Markdown tables (results are written up in BENCHMARKS.md).
 # scripts/bench.sh calls this after the HTTP engine's Benchmarks/ package; it also runs alone:
 #
-#   bash scripts/bench-cache-list.sh                      everything (about 15 minutes on 2 cores)
+#   bash scripts/bench-cache-list.sh                      everything (6-10 minutes on 2 cores)
 #   bash scripts/bench-cache-list.sh --out results.md     also write the tables to a file
 #   BENCH_CACHE_ARGS="--only memory" BENCH_LIST_ARGS="--only restore" bash scripts/bench-cache-list.sh
 #

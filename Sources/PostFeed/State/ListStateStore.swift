@@ -31,6 +31,8 @@ public struct ListStateStore: Sendable {
     /// `<cacheRoot>/State`.
     public let directory: URL
     private let now: @Sendable () -> Date
+    /// States restored from files that may not have changed since (see ``StateLoadMemo``).
+    private let memo = StateLoadMemo()
 
     /// A store in `<cacheRoot>/State/`; the folder is created by the first save.
     /// - Parameter now: the clock that stamps files moved aside (inject one in tests).
@@ -137,8 +139,13 @@ public struct ListStateStore: Sendable {
         case .tooLarge(let size):
             return .failure(Unusable(kind: .corrupt, problem: "is \(size) bytes, too large to be list state"))
         case .data(let data):
+            if let state = memo.state(for: mode, bytes: data), state.backendIdentity == backendIdentity {
+                return .success(state)
+            }
             switch StateFileCheck.check(data, mode: mode, backendIdentity: backendIdentity) {
-            case .success(let state): return .success(state)
+            case .success(let state):
+                memo.remember(state, for: mode, bytes: data)
+                return .success(state)
             case .failure(let problem): return .failure(Unusable(kind: problem.kind, problem: problem.description))
             }
         }

@@ -159,17 +159,16 @@ extension Bench {
                 configurations.append(.init(entries: diskEntries, entrySize: diskLargeEntrySize))
             }
             configurations.append(.init(entries: diskLargeEntries, entrySize: diskLargeEntrySize))
-            print("### Disk hit: latency of `DiskCache.entry(forKey:)` (\(diskLookups) random existing keys after one warm-up pass over them)\n")
+            print("### Disk hit: latency of `DiskCache.entry(forKey:)` (\(diskLookups) random existing keys per cache, one untimed pass, then \(repetitions) timed passes round-robin over the caches; medians over the passes)\n")
             let table = MarkdownTable([("entries", true), ("entry size", true), ("fill (2 writers, fsync each)", true),
                                        ("p50", true), ("p99", true), ("mean", true)])
             table.printHeader()
-            var rows: [DiskHitBenchmark.Row] = []
-            let lookups = diskLookups
-            for configuration in configurations {
-                let row = try await onDedicatedThread {
-                    try DiskHitBenchmark.run(configuration, lookups: lookups, scratch: scratch)
-                }
-                rows.append(row)
+            let (lookups, passes, measured) = (diskLookups, repetitions, configurations)
+            let rows = try await onDedicatedThread {
+                try DiskHitBenchmark.run(measured, lookups: lookups, passes: passes, scratch: scratch)
+            }
+            for row in rows {
+                let configuration = row.configuration
                 table.printRow([BenchFormat.count(configuration.entries), BenchFormat.bytes(configuration.entrySize),
                                 String(format: "%.1f s (%.0f/s)", row.fillSeconds, Double(configuration.entries) / row.fillSeconds),
                                 BenchFormat.microseconds(row.p50), BenchFormat.microseconds(row.p99), BenchFormat.microseconds(row.mean)])
@@ -187,12 +186,13 @@ extension Bench {
             print("### Warm replay vs cold network: \(images) images (fixture images, unique `?n=i`) through `ImagePipeline`, \(imageConcurrency) in flight, each pass a fresh `postfeed` process timed from outside (median of \(replayRepetitions))\n")
             let result = try await ImagePipelineBenchmark.replay(
                 server: server, count: images, concurrency: imageConcurrency, repetitions: replayRepetitions, scratch: scratch)
-            let table = MarkdownTable([("pass", false), ("sources", false), ("process wall (outside)", true), ("pipeline only (inside)", true), ("vs cold", true)])
+            let table = MarkdownTable([("pass", false), ("sources", false), ("process wall (outside)", true), ("process CPU", true),
+                                       ("pipeline only (inside)", true), ("vs cold", true)])
             table.printHeader()
             table.printRow(["cold: network → disk", "\(result.coldReport)", BenchFormat.milliseconds(result.cold.median),
-                            BenchFormat.milliseconds(result.coldInner.median), BenchFormat.ratio(1)])
+                            BenchFormat.milliseconds(result.coldCPU.median), BenchFormat.milliseconds(result.coldInner.median), BenchFormat.ratio(1)])
             table.printRow(["warm: disk, fresh process", "\(result.warmReport)", BenchFormat.milliseconds(result.warm.median),
-                            BenchFormat.milliseconds(result.warmInner.median),
+                            BenchFormat.milliseconds(result.warmCPU.median), BenchFormat.milliseconds(result.warmInner.median),
                             BenchFormat.ratio(result.cold.median / result.warm.median) + " faster"])
             print("")
             let speedup = result.cold.median / result.warm.median

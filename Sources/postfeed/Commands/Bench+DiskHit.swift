@@ -6,53 +6,76 @@ import Synchronization
 /// `bench cache`, part 2: the latency of a disk-cache hit, `DiskCache.entry(forKey:)`,
 /// as the cache grows from a thousand entries to a hundred thousand.
 ///
-/// The cache is filled through its public `store` (fsync and all, two writer threads),
-/// with metadata shaped like the image pipeline's. Then a fixed sequence of random
-/// existing keys is read twice: a warm-up pass (OS page cache warm, each entry's last-use
-/// time fresh so no read pays for an `futimens`), then the measured pass, one clock
-/// reading around each call.
+/// Every cache is filled first, through its public `store` (fsync and all, two writer
+/// threads), with metadata shaped like the image pipeline's. Each then gets a fixed
+/// sequence of random existing keys and one untimed pass over it (OS page cache warm,
+/// each entry's last-use time fresh so no read pays for an `futimens`). Then the timed
+/// passes run round-robin over the caches — one clock reading around each call — so
+/// drift on a shared machine reaches every size alike; each row is the median over the
+/// passes of that cache's p50, p99 and mean.
 enum DiskHitBenchmark {
-    struct Configuration {
+    struct Configuration: Sendable {
         var entries: Int
         var entrySize: Int
     }
 
-    struct Row {
+    struct Row: Sendable {
         var configuration: Configuration
         var fillSeconds: Double
         var p50: Double
         var p99: Double
         var mean: Double
-        var lookups: Int
     }
 
-    static func run(_ configuration: Configuration, lookups: Int, scratch: ScratchDirectory) throws -> Row {
-        let directory = scratch.appending("disk-\(configuration.entries)-\(configuration.entrySize)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        // Room for every entry (body, ~300 bytes of metadata, footer) with no trim.
-        let sizeLimit = configuration.entries * (configuration.entrySize + 4096) * 2
-        let cache = try DiskCache(directory: directory, configuration: DiskCache.Configuration(sizeLimit: sizeLimit))
-        let keys = (0..<configuration.entries).map { "https://cdn.example.com/images/img-\($0 % 72).jpg?n=\($0)" }
-
-        let fillSeconds = try fill(cache, keys: keys, entrySize: configuration.entrySize)
-
-        var generator = SplitMix(seed: 0xD15C + UInt64(configuration.entries))
-        let sequence = (0..<lookups).map { _ in keys[Int(generator.next() % UInt64(keys.count))] }
-        for key in sequence where cache.entry(forKey: key) == nil {
-            throw CLIError("disk benchmark: the entry for \(key) is missing after the fill")
+    static func run(_ configurations: [Configuration], lookups: Int, passes: Int, scratch: ScratchDirectory) throws -> [Row] {
+        var caches: [(cache: DiskCache, sequence: [String], fillSeconds: Double)] = []
+        defer {
+            for configuration in configurations {
+                try? FileManager.default.removeItem(at: directory(for: configuration, in: scratch))
+            }
         }
-        var latencies: [Double] = []
-        latencies.reserveCapacity(lookups)
+        for configuration in configurations {
+            // Room for every entry (body, ~300 bytes of metadata, footer) with no trim.
+            let sizeLimit = configuration.entries * (configuration.entrySize + 4096) * 2
+            let cache = try DiskCache(directory: directory(for: configuration, in: scratch),
+                                      configuration: DiskCache.Configuration(sizeLimit: sizeLimit))
+            let keys = (0..<configuration.entries).map { "https://cdn.example.com/images/img-\($0 % 72).jpg?n=\($0)" }
+            let fillSeconds = try fill(cache, keys: keys, entrySize: configuration.entrySize)
+            var generator = SplitMix(seed: 0xD15C + UInt64(configuration.entries))
+            let sequence = (0..<lookups).map { _ in keys[Int(generator.next() % UInt64(keys.count))] }
+            caches.append((cache, sequence, fillSeconds))
+        }
+        for (cache, sequence, _) in caches {
+            for key in sequence where cache.entry(forKey: key) == nil {
+                throw CLIError("disk benchmark: the entry for \(key) is missing after the fill")
+            }
+        }
+        var samples = Array(repeating: (p50: [Double](), p99: [Double](), mean: [Double]()), count: caches.count)
+        var latencies = [Double](repeating: 0, count: lookups)
         let clock = ContinuousClock()
-        for key in sequence {
-            let start = clock.now
-            let entry = cache.entry(forKey: key)
-            latencies.append(start.duration(to: clock.now).seconds)
-            precondition(entry != nil)
+        for _ in 0..<passes {
+            for (position, (cache, sequence, _)) in caches.enumerated() {
+                for (index, key) in sequence.enumerated() {
+                    let start = clock.now
+                    let entry = cache.entry(forKey: key)
+                    latencies[index] = start.duration(to: clock.now).seconds
+                    precondition(entry != nil)
+                }
+                let pass = BenchSamples(latencies)
+                samples[position].p50.append(pass.median)
+                samples[position].p99.append(pass.percentile(99))
+                samples[position].mean.append(pass.mean)
+            }
         }
-        let samples = BenchSamples(latencies)
-        return Row(configuration: configuration, fillSeconds: fillSeconds, p50: samples.median,
-                   p99: samples.percentile(99), mean: samples.mean, lookups: lookups)
+        return configurations.indices.map { position in
+            Row(configuration: configurations[position], fillSeconds: caches[position].fillSeconds,
+                p50: BenchSamples(samples[position].p50).median, p99: BenchSamples(samples[position].p99).median,
+                mean: BenchSamples(samples[position].mean).median)
+        }
+    }
+
+    private static func directory(for configuration: Configuration, in scratch: ScratchDirectory) -> URL {
+        scratch.appending("disk-\(configuration.entries)-\(configuration.entrySize)")
     }
 
     /// Stores every key with a distinct body; returns the wall time.

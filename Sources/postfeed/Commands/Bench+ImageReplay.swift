@@ -16,6 +16,8 @@ enum ImagePipelineBenchmark {
     struct ReplayResult {
         var cold: BenchSamples
         var warm: BenchSamples
+        var coldCPU: BenchSamples
+        var warmCPU: BenchSamples
         var coldInner: BenchSamples
         var warmInner: BenchSamples
         var coldReport: ImageReplayWorker.Report
@@ -31,6 +33,7 @@ enum ImagePipelineBenchmark {
         try urls.map(\.absoluteString).joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
 
         var cold: [Double] = [], warm: [Double] = [], coldInner: [Double] = [], warmInner: [Double] = []
+        var coldCPU: [Double] = [], warmCPU: [Double] = []
         var coldReport: ImageReplayWorker.Report?
         var warmReport: ImageReplayWorker.Report?
         var warmImageRequests = 0
@@ -57,6 +60,8 @@ enum ImagePipelineBenchmark {
             }
             cold.append(coldRun.exit.seconds)
             warm.append(warmRun.exit.seconds)
+            coldCPU.append(coldRun.cpu.seconds)
+            warmCPU.append(warmRun.cpu.seconds)
             coldInner.append(coldParsed.seconds)
             warmInner.append(warmParsed.seconds)
             coldReport = coldParsed
@@ -64,7 +69,8 @@ enum ImagePipelineBenchmark {
         }
         guard let coldReport, let warmReport else { throw CLIError("image replay: no repetitions ran") }
         return ReplayResult(
-            cold: BenchSamples(cold), warm: BenchSamples(warm), coldInner: BenchSamples(coldInner),
+            cold: BenchSamples(cold), warm: BenchSamples(warm), coldCPU: BenchSamples(coldCPU), warmCPU: BenchSamples(warmCPU),
+            coldInner: BenchSamples(coldInner),
             warmInner: BenchSamples(warmInner), coldReport: coldReport, warmReport: warmReport,
             warmImageRequests: warmImageRequests)
     }

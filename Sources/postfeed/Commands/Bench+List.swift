@@ -113,17 +113,22 @@ extension Bench {
                 server: server, loadedPosts: loadedPosts, pageSize: pageSize, runs: runs, rebuildRuns: rebuildRuns, scratch: scratch)
             func firstLine(_ outcomes: [ChildProcess.Outcome]) -> BenchSamples { BenchSamples(outcomes.compactMap { $0.firstLine?.seconds }) }
             func exit(_ outcomes: [ChildProcess.Outcome]) -> BenchSamples { BenchSamples(outcomes.map(\.exit.seconds)) }
+            func cpu(_ outcomes: [ChildProcess.Outcome]) -> String { BenchFormat.milliseconds(BenchSamples(outcomes.map(\.cpu.seconds)).median) }
             let warm = firstLine(result.warm).median
-            let table = MarkdownTable([("variant", false), ("what it does", false), ("first page printed", true), ("exit", true), ("first page vs warm", true)])
+            let table = MarkdownTable([("variant", false), ("what it does", false), ("first page printed", true), ("exit", true), ("CPU (user+sys)", true), ("first page vs warm", true)])
             table.printHeader()
             table.printRow(["warm restore", "state with \(loadedPosts) ids + warm page cache → prints posts \(loadedPosts + 1)…\(loadedPosts + pageSize)",
-                            BenchFormat.milliseconds(warm), BenchFormat.milliseconds(exit(result.warm).median), BenchFormat.ratio(1)])
+                            BenchFormat.milliseconds(warm), BenchFormat.milliseconds(exit(result.warm).median), cpu(result.warm), BenchFormat.ratio(1)])
             table.printRow(["cold, page 1", "state reset, caches empty → prints posts 1…\(pageSize) (not the same place)",
                             BenchFormat.milliseconds(firstLine(result.coldFirstPage).median), BenchFormat.milliseconds(exit(result.coldFirstPage).median),
-                            BenchFormat.ratio(firstLine(result.coldFirstPage).median / warm)])
+                            cpu(result.coldFirstPage), BenchFormat.ratio(firstLine(result.coldFirstPage).median / warm)])
             let rebuild = firstLine(result.coldRebuild).median
+            table.printRow(["floor: `postfeed --version`", "process start-up alone, for scale",
+                            BenchFormat.milliseconds(firstLine(result.floor).median), BenchFormat.milliseconds(exit(result.floor).median),
+                            cpu(result.floor), BenchFormat.ratio(firstLine(result.floor).median / warm)])
             table.printRow(["cold, rebuild", "state reset, caches empty, `--pages \(place)` → \(place) pages from the network to reach post \(loadedPosts + 1)",
-                            BenchFormat.milliseconds(rebuild), BenchFormat.milliseconds(exit(result.coldRebuild).median), BenchFormat.ratio(rebuild / warm)])
+                            BenchFormat.milliseconds(rebuild), BenchFormat.milliseconds(exit(result.coldRebuild).median), cpu(result.coldRebuild),
+                            BenchFormat.ratio(rebuild / warm)])
             print("")
             if let hyperfine = result.hyperfineMedian {
                 print("Cross-check: hyperfine (20 runs, state file restored before each) puts the warm command's exit at a median of \(BenchFormat.milliseconds(hyperfine)).\n")

@@ -22,6 +22,8 @@ import PostFeedServer
 ///   for the ≥ 5× target.
 enum RestoreBenchmark {
     struct Result {
+        /// `postfeed --version`: process start-up alone, the floor under every variant.
+        var floor: [ChildProcess.Outcome]
         var warm: [ChildProcess.Outcome]
         var coldFirstPage: [ChildProcess.Outcome]
         var coldRebuild: [ChildProcess.Outcome]
@@ -54,9 +56,11 @@ enum RestoreBenchmark {
         let expectedFirst = "\(loadedPosts + 1). "
 
         // Interleaved so that drift on a shared machine reaches every variant alike.
-        var warm: [ChildProcess.Outcome] = [], coldFirstPage: [ChildProcess.Outcome] = []
+        var warm: [ChildProcess.Outcome] = [], coldFirstPage: [ChildProcess.Outcome] = [], floor: [ChildProcess.Outcome] = []
         var warmFirstLine = ""
+        let version = ChildProcess(executable: ChildProcess.currentExecutable, arguments: ["--version"])
         for run in 0..<(runs + 1) {
+            let floorRun = try await version.runChecked("postfeed --version")
             try restoreState()
             let warmRun = try await list(warmRoot, pages: 1).runChecked("warm postfeed list")
             warmFirstLine = warmRun.firstLineText
@@ -69,7 +73,8 @@ enum RestoreBenchmark {
             guard coldRun.firstLineText.trimmingCharacters(in: .whitespaces).hasPrefix("1. ") else {
                 throw CLIError("cold postfeed list printed '\(coldRun.firstLineText)' first, expected post 1")
             }
-            if run > 0 {  // the first pair warms the binary and the file system
+            if run > 0 {  // the first round warms the binary and the file system
+                floor.append(floorRun)
                 warm.append(warmRun)
                 coldFirstPage.append(coldRun)
             }
@@ -87,7 +92,7 @@ enum RestoreBenchmark {
         }
         let hyperfine = try await hyperfineMedian(command: list(warmRoot, pages: 1), prepare: (savedState, stateFile), scratch: scratch)
         try restoreState()
-        return Result(warm: warm, coldFirstPage: coldFirstPage, coldRebuild: coldRebuild,
+        return Result(floor: floor, warm: warm, coldFirstPage: coldFirstPage, coldRebuild: coldRebuild,
                       warmFirstLine: warmFirstLine, hyperfineMedian: hyperfine)
     }
 

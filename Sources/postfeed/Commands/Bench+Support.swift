@@ -157,8 +157,10 @@ struct ChildProcess: Sendable {
     struct Outcome: Sendable {
         /// Until the first `\n` on standard output; `nil` when it printed nothing.
         var firstLine: Duration?
-        /// Until `waitpid` returned.
+        /// Until `wait4` returned.
         var exit: Duration
+        /// User + system CPU time the child used: steadier than wall time on a shared machine.
+        var cpu: Duration
         var status: Int32
         var standardOutput: Data
         var standardError: String
@@ -250,12 +252,17 @@ struct ChildProcess: Sendable {
         }
         close(pipeEnds[0])
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
         let exit = start.duration(to: clock.now)
+        func duration(_ time: timeval) -> Duration {
+            .seconds(time.tv_sec) + .microseconds(time.tv_usec)
+        }
+        let cpu = duration(usage.ru_utime) + duration(usage.ru_stime)
         // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
         let exitCode: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-        return Outcome(firstLine: firstLine, exit: exit, status: exitCode, standardOutput: output, standardError: errors)
+        return Outcome(firstLine: firstLine, exit: exit, cpu: cpu, status: exitCode, standardOutput: output, standardError: errors)
     }
 }
 

@@ -53,21 +53,25 @@ final class SystemFile {
     }
 
     /// Reads exactly `count` bytes at `offset`; fewer means the file shrank underneath.
+    ///
+    /// Reads into an uninitialized buffer the returned `Data` then owns: `Data(count:)`
+    /// would zero every byte first, only for `pread` to overwrite them.
     func read(count: Int, at offset: Int) throws(SystemCallError) -> Data {
-        var data = Data(count: count)
+        guard count > 0 else { return Data() }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
         var done = 0
         var failure: Int32 = 0
-        data.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while done < count {
-                let result = pread(descriptor, base + done, count - done, off_t(offset + done))
-                if result > 0 { done += result; continue }
-                if result == 0 { failure = EIO; return }  // end of file before `count`
-                if errno != EINTR { failure = errno; return }
-            }
+        while done < count {
+            let result = pread(descriptor, base + done, count - done, off_t(offset + done))
+            if result > 0 { done += result; continue }
+            if result == 0 { failure = EIO; break }  // end of file before `count`
+            if errno != EINTR { failure = errno; break }
         }
-        if failure != 0 { throw SystemCallError(operation: "read", path: path, errno: failure) }
-        return data
+        guard failure == 0 else {
+            base.deallocate()
+            throw SystemCallError(operation: "read", path: path, errno: failure)
+        }
+        return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
     /// Writes all of `data` at `offset`.
