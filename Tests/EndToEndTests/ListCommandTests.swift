@@ -172,4 +172,50 @@ struct ListCommandTests {
             #expect(after.standardOutput.contains("--restart"), "\(after)")
         }
     }
+
+    @Test(
+        "SIGINT or SIGTERM mid-list prints the pages loaded, saves the place after them, and exits 128+signal",
+        arguments: [SIGINT, SIGTERM])
+    func interrupted(signal: Int32) async throws {
+        let sandbox = try Sandbox()
+        // Slow pages, so the run is still loading when the signal comes.
+        try await withFixtureServer(faults: FaultInjection(latency: .milliseconds(300))) { server in
+            let list = try PostfeedProcess.start(
+                ["list", "--pages", "13", "--no-images", "--base-url", server.baseURL.absoluteString,
+                 "--cache-dir", sandbox.cacheRoot.path],
+                in: sandbox.directory)
+
+            // When: the first page is saved, the signal arrives
+            let firstSaved = await waitUntil { (try? StateJSON.decode(contentsOf: sandbox.infiniteStateFile)) != nil }
+            list.send(signal)
+            let run = await list.waitForExit()
+
+            // Then: every post saved as loaded was printed, and nothing more
+            try #require(firstSaved, "no state file appeared: \(run)")
+            #expect(run.exitedNormally && run.status == 128 + signal, "\(run)")
+            let printed = PrintedList(run.standardOutput).ids
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(state.loadedPostIDs == printed, "\(run)")
+            #expect(printed.count >= 20 && printed.count < FixtureFacts.postCount, "\(run)")
+            #expect(printed == Array(1...max(1, printed.count)), "\(run)")
+            #expect(state.anchor?.postID == 1)
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            #expect(run.standardError.contains("interrupted by \(name) after \(printed.count) new posts"), "\(run)")
+
+            // Then: the next run continues right after the last printed post
+            let next = try await sandbox.run(["list", "--no-images"], against: server)
+            #expect(next.succeeded, "\(next)")
+            #expect(PrintedList(next.standardOutput).ids.first == printed.count + 1, "\(next)")
+        }
+    }
+
+    /// Polls `condition` every 20 ms for up to 30 s.
+    private func waitUntil(_ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
 }

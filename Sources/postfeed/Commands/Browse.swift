@@ -66,7 +66,7 @@ struct Browse: AsyncParsableCommand {
     }
 
     /// Keys and termination signals in one stream.
-    private func merge(keys: AsyncStream<RawTerminal.Key>, termination: AsyncStream<Void>) -> AsyncStream<Event> {
+    private func merge(keys: AsyncStream<RawTerminal.Key>, termination: AsyncStream<Int32>) -> AsyncStream<Event> {
         AsyncStream { continuation in
             let keyTask = Task {
                 for await key in keys { continuation.yield(.key(key)) }
@@ -97,30 +97,5 @@ enum KeyReader {
         }
         thread.start()
         return stream
-    }
-}
-
-/// SIGINT / SIGTERM as events, so `browse` saves the place before it exits.
-struct TerminationWatcher {
-    let events: AsyncStream<Void>
-    private let sources: [any DispatchSourceSignal]
-
-    static func start() -> TerminationWatcher {
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield() }
-            source.resume()
-            sources.append(source)
-        }
-        return TerminationWatcher(events: stream, sources: sources)
-    }
-
-    func stop() {
-        sources.forEach { $0.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
     }
 }

@@ -8,7 +8,8 @@ struct List: AsyncParsableCommand {
         discussion: """
             Each run appends pages after what was already loaded and saves the place in
             Cache/State/infinite-scroll-state.json. Images of the printed posts are fetched
-            into the memory and disk caches.
+            into the memory and disk caches. Ctrl-C (or SIGTERM) stops the loading: the
+            posts already loaded are printed and the place is saved after them.
 
             Examples:
               postfeed list                      the next page
@@ -73,24 +74,30 @@ struct List: AsyncParsableCommand {
             let start = await feed.count
             // A page that fails after others loaded ends the loop: the pages loaded are saved
             // as read, so they are printed before the failure is reported (else the next run
-            // would continue after posts this one never showed).
-            var failure: (any Error)?
-            for page in 1...pages {
-                Terminal.progress("loading page \(page) of \(pages)…")
-                do {
-                    guard try await feed.loadMore() > 0 else { break }
-                } catch {
-                    failure = error
-                    break
+            // would continue after posts this one never showed). SIGINT/SIGTERM end it the
+            // same way (see `Interruption`).
+            let pages = pages
+            let (failure, interruption) = await Interruption.run { () -> (any Error)? in
+                for page in 1...pages {
+                    if Task.isCancelled { return nil }
+                    Terminal.progress("loading page \(page) of \(pages)…")
+                    do {
+                        guard try await feed.loadMore() > 0 else { return nil }
+                        // Saved after every page; the write is atomic, so a kill never tears it.
+                        try await client.saveInfinite(anchorIndex: start)
+                    } catch {
+                        return error
+                    }
                 }
-                // Saved after every page: an interrupted run (Ctrl-C, SIGTERM) keeps the place
-                // of the last page it loaded; the write is atomic, so a kill never tears it.
-                try await client.saveInfinite(anchorIndex: start)
+                return nil
             }
             Terminal.endProgress()
-            if let failure, await feed.count == start { throw failure }
+            // A load cut short by the signal is not a failure: the pages before it stand.
+            let failureToReport = interruption == nil ? failure : nil
+            if let failureToReport, await feed.count == start { throw failureToReport }
             let posts = try await feed.posts(in: start..<(await feed.count))
-            let images = noImages ? Array(repeating: nil, count: posts.count) : await client.images(for: posts)
+            let fetchImages = !noImages && interruption == nil
+            let images = fetchImages ? await client.images(for: posts) : Array(repeating: nil, count: posts.count)
             let lines = zip(posts, images).enumerated().map { offset, pair in
                 PostLine(position: start + offset + 1, post: pair.0, image: pair.1.map(ImageSummary.init))
             }
@@ -103,12 +110,18 @@ struct List: AsyncParsableCommand {
                 try JSONOutput.print(ListOutput(
                     mode: "infinite", posts: lines, loaded: await feed.count, totalCount: total, endReached: !hasMore,
                     stale: stale, notices: resumed.notices))
-                if let failure { throw failure }
-                return
+            } else {
+                for line in lines { print(PostRenderer.listEntry(line)) }
+                if stale { Terminal.note("postfeed: the network failed; some pages come from the cache and may be out of date") }
             }
-            for line in lines { print(PostRenderer.listEntry(line)) }
-            if stale { Terminal.note("postfeed: the network failed; some pages come from the cache and may be out of date") }
-            if let failure { throw failure }
+            if let interruption {
+                Terminal.note(
+                    "postfeed: interrupted by \(Interruption.name(of: interruption)) after \(posts.count) new posts; "
+                        + "the place is saved, and 'postfeed list' continues after post \(start + posts.count)")
+                throw ExitCode(Interruption.exitStatus(for: interruption))
+            }
+            if let failureToReport { throw failureToReport }
+            if json { return }
             let loaded = await feed.count
             if !hasMore {
                 print(lines.isEmpty ? "End of the feed: all \(loaded) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(loaded) posts) —")
