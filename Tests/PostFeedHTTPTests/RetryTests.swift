@@ -9,12 +9,29 @@ extension NginxSuite {
         /// A client that retries up to `attempts` times on `clock`, with jitter fixed at `random`.
         func configure(
             _ configuration: inout HTTPClient.Configuration, clock: RecordingClock, attempts: Int = 3,
-            random: Double = 1, maximumRetryAfter: Duration = .seconds(30)
+            random: Double = 1, maximumRetryAfter: Duration = .seconds(30), now: Date? = nil
         ) {
             configuration.clock = clock
             configuration.retryPolicy = RetryPolicy(
                 maximumAttempts: attempts, baseDelay: .milliseconds(200), maximumDelay: .seconds(5),
-                maximumRetryAfter: maximumRetryAfter, random: { random })
+                maximumRetryAfter: maximumRetryAfter, random: { random }, now: { now ?? Date() })
+        }
+
+        @Test func retryAfterAsAnHTTPDateIsMeasuredFromThePolicysClock() async throws {
+            // Given Retry-After: Fri, 01 Jan 2100 00:00:00 GMT, read 12.5 s before that date
+            let nginx = try currentNginx()
+            let path = nginx.uniquePath("/retry-after/future-date")
+            let clock = RecordingClock()
+            let target = try #require(HTTPDate.parse("Fri, 01 Jan 2100 00:00:00 GMT"))
+
+            let response = try await withTestClient({
+                configure(&$0, clock: clock, attempts: 2, now: target.addingTimeInterval(-12.5))
+            }) { try await $0.get(nginx.url(path)) }
+
+            // Then exactly that wait, within the default 30 s cap, then the second attempt
+            #expect(clock.sleeps == [.milliseconds(12_500)])
+            #expect(response.metrics.attempt == 2)
+            #expect(await nginx.logLines(containing: path, atLeast: 2).count == 2)
         }
 
         @Test func retryAfterSecondsIsWaitedAndTheLastResponseReturned() async throws {

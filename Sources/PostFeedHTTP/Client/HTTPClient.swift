@@ -101,7 +101,7 @@ public final class HTTPClient: HTTPLoading {
                 var outcome = try await perform(request, sink: try makeSink())
                 outcome.metrics.attempt = attempt
                 guard attempt < attempts, policy.retryableStatuses.contains(outcome.status) else { return outcome }
-                if let retryAfter = RetryPolicy.retryAfter(outcome.headers["Retry-After"]) {
+                if let retryAfter = policy.retryAfter(outcome.headers["Retry-After"]) {
                     guard retryAfter <= policy.maximumRetryAfter else { return outcome }
                     delay = retryAfter
                 } else {

@@ -21,6 +21,9 @@ public struct RetryPolicy: Sendable {
     public var retryableStatuses: Set<Int>
     /// Returns a number in `0...1` for the jitter; injectable for tests.
     public var random: @Sendable () -> Double
+    /// The wall-clock time a `Retry-After` HTTP-date is measured from; injectable for tests
+    /// (the waits themselves go through the client's `clock`).
+    public var now: @Sendable () -> Date
 
     public init(
         maximumAttempts: Int = 3,
@@ -28,7 +31,8 @@ public struct RetryPolicy: Sendable {
         maximumDelay: Duration = .seconds(5),
         maximumRetryAfter: Duration = .seconds(30),
         retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504],
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.maximumAttempts = max(1, maximumAttempts)
         self.baseDelay = baseDelay
@@ -36,6 +40,7 @@ public struct RetryPolicy: Sendable {
         self.maximumRetryAfter = maximumRetryAfter
         self.retryableStatuses = retryableStatuses
         self.random = random
+        self.now = now
     }
 
     /// No retries.
@@ -46,6 +51,11 @@ public struct RetryPolicy: Sendable {
         let exponent = min(max(attempt - 1, 0), 30)
         let ceiling = min(maximumDelay, baseDelay * (1 << exponent))
         return ceiling * min(max(random(), 0), 1)
+    }
+
+    /// The delay a `Retry-After` value asks for, measured from ``now``; `nil` when absent or unreadable.
+    public func retryAfter(_ value: String?) -> Duration? {
+        Self.retryAfter(value, now: now())
     }
 
     /// The delay a `Retry-After` value asks for, relative to `now`; `nil` when absent or unreadable.
