@@ -17,12 +17,15 @@ public final class HTTPClient: HTTPLoading {
     private let engine: CurlMultiEngine
     private let logger: Logger
     private let nextID = Atomic<UInt64>(1)
+    /// Memory bodies are received into (see ``BodyBufferPool``).
+    private let bodyBuffers: BodyBufferPool
 
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "postfeed.http"))
         throws(HTTPClientError)
     {
         self.configuration = configuration
         self.logger = logger
+        self.bodyBuffers = BodyBufferPool(idleLimit: configuration.pooledBodyMemory)
         self.engine = try CurlMultiEngine(
             limits: .init(
                 maximumConnections: max(1, configuration.maximumConnections),
@@ -133,8 +136,10 @@ public final class HTTPClient: HTTPLoading {
                 maximumRedirects: configuration.maximumRedirects,
                 acceptEncoding: configuration.acceptEncoding,
                 userAgent: configuration.userAgent,
-                preferHTTP2: configuration.preferHTTP2),
-            sink: sink)
+                preferHTTP2: configuration.preferHTTP2,
+                trustedCertificatesFile: configuration.trustedCertificatesFile),
+            sink: sink,
+            bodyBuffers: bodyBuffers)
         if Task.isCancelled {
             transfer.finish(.failure(HTTPClientError(.cancelled, url: request.url)))
             throw HTTPClientError(.cancelled, url: request.url)

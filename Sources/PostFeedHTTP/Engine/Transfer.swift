@@ -10,6 +10,7 @@ struct TransferSettings: Sendable {
     var acceptEncoding: Bool
     var userAgent: String
     var preferHTTP2: Bool
+    var trustedCertificatesFile: String?
 }
 
 /// Where a transfer's body goes.
@@ -49,15 +50,17 @@ final class Transfer: @unchecked Sendable {
     let errorBuffer: UnsafeMutablePointer<CChar>
     private(set) var status = 0
     private(set) var headers = HTTPHeaders()
-    private(set) var body = Data()
+    /// The body so far, in memory from the client's buffer pool (memory sink only).
+    private var body: PooledBody
     private(set) var byteCount = 0
     /// The final response's `Content-Length` (compressed size when encoded).
     private(set) var announcedLength: Int?
     /// Set when a callback aborted the transfer on purpose; explains the curl error.
     private(set) var abortReason: HTTPClientError?
 
-    init(id: UInt64, request: HTTPRequest, settings: TransferSettings, sink: BodySink) {
+    init(id: UInt64, request: HTTPRequest, settings: TransferSettings, sink: BodySink, bodyBuffers: BodyBufferPool) {
         self.id = id
+        self.body = PooledBody(pool: bodyBuffers)
         self.request = request
         self.settings = settings
         self.sink = sink
@@ -121,10 +124,7 @@ final class Transfer: @unchecked Sendable {
         }
         switch sink {
         case .memory:
-            if body.isEmpty, let expected = announcedLength, expected > 0 {
-                body.reserveCapacity(expected)
-            }
-            body.append(bytes.assumingMemoryBound(to: UInt8.self))
+            body.append(bytes, expectedTotal: announcedLength)
         case .file(let descriptor, _):
             var offset = 0
             while offset < bytes.count, let base = bytes.baseAddress {
@@ -159,11 +159,12 @@ final class Transfer: @unchecked Sendable {
         completion?.resume(returning: result)
     }
 
+    /// The finished transfer's result; call once (the body moves into it).
     func outcome(effectiveURL: URL, metrics: HTTPMetrics) -> TransferOutcome {
         var fileURL: URL?
         if case .file(_, let url) = sink { fileURL = url }
         return TransferOutcome(
-            status: status, headers: headers, effectiveURL: effectiveURL, body: body, fileURL: fileURL,
+            status: status, headers: headers, effectiveURL: effectiveURL, body: body.takeData(), fileURL: fileURL,
             byteCount: byteCount, metrics: metrics)
     }
 }

@@ -19,6 +19,9 @@ final class NginxServer: Sendable {
     @TaskLocal static var current: NginxServer?
 
     let port: Int
+    /// HTTPS with HTTP/2 (ALPN) on this port, serving `/files/`; its self-signed
+    /// certificate is ``certificateFile``.
+    let tlsPort: Int
     /// Pid file, logs and nginx's temp folders.
     let prefix: URL
     /// Document root; the generated files are under `files/`.
@@ -46,10 +49,11 @@ final class NginxServer: Sendable {
         var lastError = ""
         for attempt in 1...5 {
             let port = try LoopbackSockets.freePort()
+            let tlsPort = try LoopbackSockets.freePort()
             let prefix = folder.appendingPathComponent("nginx-\(attempt)", isDirectory: true)
-            let (status, output) = try run(["start", prefix.path, root.path, String(port)])
+            let (status, output) = try run(["start", prefix.path, root.path, String(port), String(tlsPort)])
             if status == 0 {
-                return NginxServer(port: port, prefix: prefix, root: root, folder: folder)
+                return NginxServer(port: port, tlsPort: tlsPort, prefix: prefix, root: root, folder: folder)
             }
             lastError = output
         }
@@ -57,8 +61,9 @@ final class NginxServer: Sendable {
         throw NginxError(message: "nginx did not start: \(lastError)")
     }
 
-    private init(port: Int, prefix: URL, root: URL, folder: URL) {
+    private init(port: Int, tlsPort: Int, prefix: URL, root: URL, folder: URL) {
         self.port = port
+        self.tlsPort = tlsPort
         self.prefix = prefix
         self.root = root
         self.folder = folder
@@ -79,6 +84,17 @@ final class NginxServer: Sendable {
         return url
     }
 
+    /// `https://127.0.0.1:TLS_PORT` + `path`: nginx over TLS, offering HTTP/2.
+    func tlsURL(_ path: String) -> URL {
+        guard let url = URL(string: "https://127.0.0.1:\(tlsPort)\(path)") else {
+            preconditionFailure("bad test path \(path)")
+        }
+        return url
+    }
+
+    /// The PEM certificate the TLS port presents (self-signed, for 127.0.0.1 and localhost).
+    var certificateFile: URL { prefix.appendingPathComponent("tls.crt") }
+
     /// A path that no other test uses, so its access-log lines can be counted.
     func uniquePath(_ path: String) -> String {
         "\(path)?test=\(UUID().uuidString)"
@@ -86,16 +102,19 @@ final class NginxServer: Sendable {
 
     // MARK: Logs
 
-    /// One line of the access log: `$connection $request_method $request_uri $status $body_bytes_sent`.
+    /// One line of the access log: `$connection $request_method $request_uri $status $body_bytes_sent`,
+    /// and in `tls.log` also `$server_protocol`.
     struct LogLine: Sendable, Equatable {
         var connection: Int
         var method: String
         var uri: String
         var status: Int
         var bytesSent: Int
+        /// `HTTP/2.0`, `HTTP/1.1`…; only in `tls.log`.
+        var protocolName: String? = nil
     }
 
-    /// Lines of `access.log` (or `connections.log`) whose URI contains `fragment`.
+    /// Lines of `access.log` (or `connections.log`, `tls.log`) whose URI contains `fragment`.
     /// nginx writes a line once it has finished a request, which can be a moment after the
     /// client saw the response, so this polls until `count` lines are there (or 5 s pass)
     /// and then returns what it found.
@@ -115,12 +134,12 @@ final class NginxServer: Sendable {
         }
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ")
-            guard parts.count == 5, let connection = Int(parts[0]), let status = Int(parts[3]),
+            guard parts.count == 5 || parts.count == 6, let connection = Int(parts[0]), let status = Int(parts[3]),
                 let bytes = Int(parts[4])
             else { return nil }
             return LogLine(
                 connection: connection, method: String(parts[1]), uri: String(parts[2]), status: status,
-                bytesSent: bytes)
+                bytesSent: bytes, protocolName: parts.count == 6 ? String(parts[5]) : nil)
         }
     }
 
