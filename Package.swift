@@ -41,9 +41,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // CRC-32C for the disk cache's entry checksums, on the CPU's CRC instruction.
+        .target(name: "CChecksum"),
         .target(
             name: "PostFeedCache",
             dependencies: [
+                "CChecksum",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Synchronization
 
@@ -139,15 +138,15 @@ extension DiskCache {
             guard FileSystem.isRegularFile(status) else {
                 throw SystemCallError(operation: "open", path: sourcePath, errno: EINVAL)
             }
-            var hasher = SHA256()
+            var hasher = CRC32C()
             var offset = 0
             let bodyLength = Int(status.st_size)
             while offset < bodyLength {
                 let chunk = try file.read(count: min(1 << 20, bodyLength - offset), at: offset)
-                hasher.update(data: chunk)
+                hasher.update(chunk)
                 offset += chunk.count
             }
-            bodyChecksum = Array(hasher.finalize())
+            bodyChecksum = CRC32C.bytes(hasher.value)
         } catch {
             throw DiskCacheError(.temporaryFileUnavailable, path: sourcePath, key: key, errno: error.errno,
                                  reason: "\(error.operation): \(error.message)")

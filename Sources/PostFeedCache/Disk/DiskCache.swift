@@ -12,7 +12,7 @@ import Synchronization
 /// ```
 ///
 /// **Files.** An entry lives at `<directory>/<h[0..<2]>/<h>`, `h` being the SHA-256 hex of
-/// its key, as one file: body, metadata JSON, 88-byte footer with lengths and checksums
+/// its key, as one file: body, metadata JSON, 32-byte footer with lengths and CRC-32C checksums
 /// (see the format in `EntryFooter.swift`). A read checks everything and treats any defect
 /// — truncation, flipped bits, foreign or future-version files — as a miss, removing the
 /// file.

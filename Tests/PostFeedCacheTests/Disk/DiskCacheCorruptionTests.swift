@@ -43,14 +43,14 @@ struct DiskCacheCorruptionTests {
     @Test("A flipped byte anywhere — body, metadata, each footer field — is a miss and is removed",
           arguments: [
               0, 2500, 4999,          // body
-              5000, 5020, -89,        // metadata JSON (first byte, middle, last)
-              -88, -85,               // footer magic
-              -84,                    // version
-              -82,                    // footer length
-              -80, -73,               // body length
-              -72, -65,               // metadata length
-              -64, -33,               // body checksum
-              -32, -1,                // metadata checksum
+              5000, 5020, -33,        // metadata JSON (first byte, middle, last)
+              -32, -29,               // footer magic
+              -28,                    // version
+              -26,                    // footer length
+              -24, -17,               // body length
+              -16, -9,                // metadata length
+              -8, -5,                 // body checksum
+              -4, -1,                 // metadata checksum
           ])
     func flippedByte(offset: Int) throws {
         let directory = try TemporaryDirectory()
@@ -79,15 +79,15 @@ struct DiskCacheCorruptionTests {
 
     @Test("An entry of a future format version is a miss and is removed")
     func wrongVersion() throws {
-        // Given an otherwise intact entry whose footer says version 2
+        // Given an otherwise intact entry whose footer says version 3
         let directory = try TemporaryDirectory()
         let (cache, _) = try Self.cacheWithEntry(directory)
         var data = try EntryFiles.bytes(of: Self.key, in: directory.url)
-        data[data.count - EntryFiles.footerSize + 4] = 2
+        data[data.count - EntryFiles.footerSize + 4] = 3
         try EntryFiles.write(data, for: Self.key, in: directory.url)
         // Then verify names the reason, and the read is a miss
         let report = cache.verify()
-        #expect(report.problems.map(\.reason) == ["entry format version 2, this build reads 1"])
+        #expect(report.problems.map(\.reason) == ["entry format version 3, this build reads 2"])
         #expect(cache.entry(forKey: Self.key) == nil)
         #expect(!EntryFiles.exists(Self.key, in: directory.url))
     }

@@ -33,7 +33,7 @@ struct DiskCacheRoundTripTests {
         #expect(reopened.statistics().misses == 1)
     }
 
-    @Test("The file follows the documented layout: body first, then metadata, then an 88-byte footer")
+    @Test("The file follows the documented layout: body first, then metadata, then a 32-byte footer")
     func onDiskLayout() throws {
         // Given an entry stored for the key "abc"
         let directory = try TemporaryDirectory()
@@ -50,13 +50,49 @@ struct DiskCacheRoundTripTests {
         #expect(file.prefix(body.count) == body)
         let footer = [UInt8](file.suffix(EntryFiles.footerSize))
         #expect(Array(footer[0..<4]) == Array("PFCE".utf8))
-        #expect(footer[4] == 1 && footer[5] == 0)                      // version 1
+        #expect(footer[4] == 2 && footer[5] == 0)                      // version 2
         #expect(Int(footer[8]) == body.count)                            // body length (LE)
         let metadataLength = Int(footer[16]) | Int(footer[17]) << 8
         #expect(body.count + metadataLength + EntryFiles.footerSize == file.count)
         let json = file[body.count..<(body.count + metadataLength)]
         let metadata = try JSONDecoder().decode(CacheEntryMetadata.self, from: json)
         #expect(metadata.key == "abc")  // the forKey argument wins over metadata.key
+        // And the checksums are the CRC-32C of the body and of the metadata JSON
+        #expect(Array(footer[24..<28]) == EntryCodec.checksum(body))
+        #expect(Array(footer[28..<32]) == EntryCodec.checksum(Data(json)))
+    }
+
+    @Test("CRC-32C gives the standard check values, also fed in pieces")
+    func crc32cCheckValues() {
+        #expect(CRC32C.checksum(Data()) == 0)
+        #expect(CRC32C.checksum(Data("123456789".utf8)) == 0xE306_9283)
+        #expect(CRC32C.checksum(Data(repeating: 0, count: 32)) == 0x8A91_36AA)  // RFC 3720 B.4
+        #expect(CRC32C.checksum(Data(repeating: 0xFF, count: 32)) == 0x62A8_AB43)
+        let long = Data((0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
+        var pieces = CRC32C()
+        for start in stride(from: 0, to: long.count, by: 4_099) {
+            pieces.update(long[start..<min(start + 4_099, long.count)])
+        }
+        #expect(pieces.value == CRC32C.checksum(long))
+        #expect(CRC32C.checksum(long) != CRC32C.checksum(long.dropLast()))
+    }
+
+    @Test("An entry of format 1 (SHA-256 footer) is a miss and is removed")
+    func formatOneEntryIsAMiss() throws {
+        // Given a cache, and a format-1 file at an entry's path: 88-byte footer, version 1
+        let directory = try TemporaryDirectory()
+        let cache = try DiskCache(directory: directory.url, configuration: ManualDate().configuration())
+        try cache.store(Data("new".utf8), metadata: CacheEntryMetadata(key: "abc", storedAt: Date()), forKey: "abc")
+        let path = directory.url.appendingPathComponent("ba")
+            .appendingPathComponent("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        var old = Data("old body".utf8) + Data(#"{"key":"abc"}"#.utf8) + Data("PFCE".utf8)
+        old += Data([1, 0, 88, 0]) + Data([8, 0, 0, 0, 0, 0, 0, 0]) + Data([13, 0, 0, 0, 0, 0, 0, 0])
+        old += Data(repeating: 0xAB, count: 64)
+        try old.write(to: path)
+
+        // Then it is not served, and it is gone
+        #expect(cache.entry(forKey: "abc") == nil)
+        #expect(!FileManager.default.fileExists(atPath: path.path))
     }
 
     @Test("storeFile adopts a streamed file by renaming it, and the entry reads back")

@@ -4,7 +4,7 @@ import Foundation
 /// Reaching into a cache directory the way a crash, a disk error or another program
 /// would.
 enum EntryFiles {
-    static let footerSize = 88
+    static let footerSize = 32
 
     /// `<directory>/<first two hex digits>/<SHA-256 hex of key>`, as documented.
     static func path(of key: String, in directory: URL) -> URL {

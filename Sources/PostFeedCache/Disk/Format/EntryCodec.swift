@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Turns entries into file bytes and back; see ``EntryFooter`` for the layout.
@@ -9,12 +8,13 @@ enum EntryCodec {
         return encoder
     }()
 
+    /// The footer's checksum of `data`: CRC-32C, 4 bytes little-endian.
     static func checksum(_ data: Data) -> [UInt8] {
-        Array(SHA256.hash(data: data))
+        CRC32C.bytes(CRC32C.checksum(data))
     }
 
     /// Metadata JSON followed by the footer: what goes after a body of `bodyLength`
-    /// bytes whose SHA-256 is `bodyChecksum`.
+    /// bytes whose checksum (``checksum(_:)``) is `bodyChecksum`.
     static func trailer(bodyLength: Int, bodyChecksum: [UInt8], metadata: CacheEntryMetadata) throws -> Data {
         let json = try encoder.encode(metadata)
         let footer = EntryFooter(

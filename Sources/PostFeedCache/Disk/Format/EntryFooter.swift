@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The fixed-size end of every entry file. An entry is laid out as
@@ -6,15 +5,18 @@ import Foundation
 /// ```
 /// [ body            bodyLength bytes     ]
 /// [ metadata JSON   metadataLength bytes ]   CacheEntryMetadata, sorted keys
-/// [ footer          88 bytes             ]
+/// [ footer          32 bytes             ]
 ///     0   4  magic "PFCE"
-///     4   2  format version, UInt16 little-endian (1)
-///     6   2  footer length, UInt16 little-endian (88)
+///     4   2  format version, UInt16 little-endian (2)
+///     6   2  footer length, UInt16 little-endian (32)
 ///     8   8  body length, UInt64 little-endian
 ///     16  8  metadata length, UInt64 little-endian
-///     24 32  SHA-256 of the body
-///     56 32  SHA-256 of the metadata JSON
+///     24  4  CRC-32C of the body, little-endian
+///     28  4  CRC-32C of the metadata JSON, little-endian
 /// ```
+///
+/// Format 1 (88 bytes, SHA-256 checksums) is read as `unsupportedVersion`: such an
+/// entry is a miss and is removed, and the next fetch stores it anew (see ``CRC32C``).
 ///
 /// Why a trailer and not a header: a download streamed into a file becomes an entry by
 /// appending metadata and footer and renaming it, without copying the body. Every footer
@@ -22,8 +24,8 @@ import Foundation
 /// checksums against the bytes they cover. Two checksums let statistics and pruning read
 /// and trust the metadata without hashing the body.
 struct EntryFooter: Equatable {
-    static let size = 88
-    static let currentVersion: UInt16 = 1
+    static let size = 32
+    static let currentVersion: UInt16 = 2
     static let magic: [UInt8] = Array("PFCE".utf8)
 
     var bodyLength: Int
@@ -63,8 +65,8 @@ struct EntryFooter: Equatable {
         return EntryFooter(
             bodyLength: bodyLength,
             metadataLength: metadataLength,
-            bodyChecksum: Array(bytes[24..<56]),
-            metadataChecksum: Array(bytes[56..<88])
+            bodyChecksum: Array(bytes[24..<28]),
+            metadataChecksum: Array(bytes[28..<32])
         )
     }
 }
