@@ -86,6 +86,9 @@ public struct ListStateStore: Sendable {
                 throw Self.saveError(error, url: url, directory: directory)
             }
             StateFileSystem.removeOrphanedTemporaries(of: url.lastPathComponent, in: directory)
+            // The next load of this file (the next save's look at the seen ids, or this run's
+            // following save) finds these bytes and skips decoding them.
+            memo.remember(state.asStored, for: state.mode, bytes: data)
         }
     }
 
@@ -144,7 +147,7 @@ public struct ListStateStore: Sendable {
             }
             switch StateFileCheck.check(data, mode: mode, backendIdentity: backendIdentity) {
             case .success(let state):
-                memo.remember(state, for: mode, bytes: data)
+                memo.remember(state.asStored, for: mode, bytes: data)
                 return .success(state)
             case .failure(let problem): return .failure(Unusable(kind: problem.kind, problem: problem.description))
             }

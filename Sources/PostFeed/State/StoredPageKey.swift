@@ -19,7 +19,8 @@ struct StoredPageKey: Codable, Sendable, Hashable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard container.allKeys.count == 1, let style = container.allKeys.first else {
+        let styles = container.allKeys
+        guard styles.count == 1, let style = styles.first else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: decoder.codingPath,
                 debugDescription: "a page key needs exactly one of number, offset, cursor or link"))

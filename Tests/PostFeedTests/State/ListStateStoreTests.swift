@@ -36,6 +36,43 @@ struct ListStateStoreTests {
         #expect(store.load(mode: other, backendIdentity: StateSamples.backend) == .none)
     }
 
+    @Test("after a save, the store loads exactly what decoding the file gives, as a fresh store does")
+    func loadAfterSaveMatchesFile() throws {
+        // Given states that do not survive the JSON round trip unchanged: a fractional
+        // savedAt, link keys (relative to a base URL), a cursor, loaded page counts
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url)
+        let base = URL(string: "https://example.com/api/")!
+        var infinite = StateSamples.infinite(loaded: 20, pageSize: 10)
+        infinite.savedAt = Date(timeIntervalSince1970: 1_746_093_600.734)
+        infinite.loadedPageKeys = [.link(nil), .link(URL(string: "posts?page=2", relativeTo: base))]
+        infinite.loadedPageCounts = [10, 10]
+        infinite.nextPageKey = .link(URL(string: "posts?page=3", relativeTo: base))
+        var paged = StateSamples.paged()
+        paged.savedAt = Date(timeIntervalSince1970: 1_746_093_601.5)
+        paged.loadedPageKeys = [.cursor(nil), .cursor("b"), .cursor("c"), .cursor("d")]
+        paged.currentPageKey = .cursor("d")
+
+        for state in [infinite, paged] {
+            // When it is saved, then loaded by the same store (which remembers what it wrote)
+            try store.save(state)
+            let fromFile = try ListState(jsonData: Data(contentsOf: store.fileURL(for: state.mode)))
+            // Then it is what the file decodes to, and what a store that never saw it loads
+            #expect(store.load(mode: state.mode, backendIdentity: StateSamples.backend) == .restored(fromFile))
+            let fresh = ListStateStore(cacheRoot: folder.url)
+            #expect(fresh.load(mode: state.mode, backendIdentity: StateSamples.backend) == .restored(fromFile))
+            #expect(fromFile.savedAt != state.savedAt, "the sample must exercise the rounding")
+        }
+        // And a file changed behind the store's back is read again, not taken from memory
+        var changed = infinite
+        changed.anchor = ScrollAnchor(postID: StateSamples.id(atIndex: 3), index: 3)
+        try ListStateStore(cacheRoot: folder.url).save(changed)
+        let current = try ListState(jsonData: Data(contentsOf: store.fileURL(for: .infinite)))
+        #expect(store.load(mode: .infinite, backendIdentity: StateSamples.backend) == .restored(current))
+        #expect(current.anchor?.index == 3)
+    }
+
     @Test("a save replaces the previous state and leaves no temporary file")
     func replaces() throws {
         let folder = try ScratchFolder()
