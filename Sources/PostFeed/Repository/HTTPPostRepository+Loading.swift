@@ -77,11 +77,19 @@ extension HTTPPostRepository {
     }
 
     /// The error for an error status: `404` → `.pageOutOfRange`, else `.httpStatus`, with
-    /// the server's own message and a hint.
+    /// the server's own message and a hint. A `404` on the first page is not the end of the
+    /// list (every list has a first page, if empty) but a wrong URL: `.httpStatus`.
     func statusError(_ response: HTTPResponse, subject: String, page: PageKey?) -> RepositoryError {
         let url = response.requestURL
         let server = ServerErrorMessage.from(response.body).map { ": \($0)" } ?? ""
         let underlying = HTTPClientError.status(response.status, url: url, body: response.body)
+        if response.status == 404, page == firstPageKey {
+            return RepositoryError(
+                .httpStatus, url: url, page: page,
+                message: "\(subject) of \(url.absoluteString) does not exist (HTTP 404\(server)); the posts URL is wrong: "
+                    + "check the base URL and the backend's posts path (--base-url, --api or --backend)",
+                underlying: underlying)
+        }
         if response.status == 404, page != nil {
             return RepositoryError(
                 .pageOutOfRange, url: url, page: page,

@@ -247,6 +247,38 @@ struct PageCacheTests {
         }
     }
 
+    @Test("404 on the first page is a wrong posts URL, not the end of the list, in both modes")
+    func firstPageNotFound() async throws {
+        try await RunningFixtureServer.withRunning(FixtureServerConfiguration()) { server in
+            try await withTestClient { client in
+                try await withTemporaryPageCache { folder in
+                    // The base URL with /api once too often: every page answers 404.
+                    let wrong = server.baseURL.appendingPathComponent("api")
+                    let repository = try HTTPPostRepository(
+                        backend: try BackendDescription.preset("postfeed", baseURL: wrong), pageSize: 20,
+                        loader: client, pageCache: try DiskCache(directory: folder))
+                    let error = await #expect(throws: RepositoryError.self) {
+                        try await repository.page(repository.firstPageKey, cachePolicy: .useCache, priority: .normal)
+                    }
+                    #expect(error?.code == .httpStatus)
+                    #expect(error?.underlying?.status == 404)
+                    #expect(error?.message.contains("/api/api/posts?page=1&limit=20") == true, "\(String(describing: error))")
+                    #expect(error?.message.contains("check the base URL") == true)
+
+                    // The infinite feed reports it instead of ending an empty list.
+                    let feed = InfiniteFeed(repository: repository)
+                    let loadError = await #expect(throws: RepositoryError.self) { try await feed.loadMore() }
+                    #expect(loadError?.code == .httpStatus)
+                    #expect(await feed.hasMore, "the list did not end: its first page was never read")
+                    // Numbered pages say the same.
+                    let paged = PagedFeed(repository: repository)
+                    let pageError = await #expect(throws: RepositoryError.self) { try await paged.goTo(page: 1) }
+                    #expect(pageError?.code == .httpStatus)
+                }
+            }
+        }
+    }
+
     @Test("a body the description cannot read names URL, page and field, and is not cached")
     func decodingThroughServer() async throws {
         try await RunningFixtureServer.withRunning(FixtureServerConfiguration(flavor: .jsonServer017)) { server in
