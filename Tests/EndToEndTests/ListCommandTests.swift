@@ -209,6 +209,33 @@ struct ListCommandTests {
         }
     }
 
+    @Test("each page is printed before the place after it is saved: SIGKILL never skips unread posts")
+    func killedMidList() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer(faults: FaultInjection(latency: .milliseconds(300))) { server in
+            let list = try PostfeedProcess.start(
+                ["list", "--pages", "13", "--no-images", "--base-url", server.baseURL.absoluteString,
+                 "--cache-dir", sandbox.cacheRoot.path],
+                in: sandbox.directory)
+
+            // When: a place is saved, the process is killed without a chance to clean up
+            let firstSaved = await waitUntil { (try? StateJSON.decode(contentsOf: sandbox.infiniteStateFile)) != nil }
+            list.send(SIGKILL)
+            let run = await list.waitForExit()
+            try #require(firstSaved, "no state file appeared: \(run)")
+
+            // Then: every saved post had been printed (at most the page in flight is printed
+            // but not yet saved), so the next run continues without skipping any
+            let printed = PrintedList(run.standardOutput).ids
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(!state.loadedPostIDs.isEmpty)
+            #expect(Array(printed.prefix(state.loadedPostIDs.count)) == state.loadedPostIDs, "\(run)")
+            #expect(printed.count - state.loadedPostIDs.count <= 20, "\(run)")
+            let next = try await sandbox.run(["list", "--no-images"], against: server)
+            #expect(PrintedList(next.standardOutput).ids.first == state.loadedPostIDs.count + 1, "\(next)")
+        }
+    }
+
     /// Polls `condition` every 20 ms for up to 30 s.
     private func waitUntil(_ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(30)

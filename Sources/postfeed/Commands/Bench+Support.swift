@@ -60,12 +60,6 @@ struct MarkdownTable {
     }
 }
 
-/// Output goes to a pipe in `scripts/bench-cache-list.sh`; flush so tables appear as
-/// rows are measured rather than all at the end.
-func flushStandardOutput() {
-    fflush(nil)  // every output stream; `stdout` itself is a global Swift 6 will not touch
-}
-
 enum BenchFormat {
     static func milliseconds(_ seconds: Double) -> String {
         seconds < 0.01 ? String(format: "%.2f ms", seconds * 1000) : String(format: "%.1f ms", seconds * 1000)
@@ -157,6 +151,8 @@ struct ChildProcess: Sendable {
     struct Outcome: Sendable {
         /// Until the first `\n` on standard output; `nil` when it printed nothing.
         var firstLine: Duration?
+        /// Until standard output first held ``ChildProcess/marker``; `nil` when it never did.
+        var markerSeen: Duration?
         /// Until `wait4` returned.
         var exit: Duration
         /// User + system CPU time the child used: steadier than wall time on a shared machine.
@@ -175,6 +171,8 @@ struct ChildProcess: Sendable {
     var executable: String
     var arguments: [String]
     var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Text whose first appearance on standard output is timed (``Outcome/markerSeen``).
+    var marker: String? = nil
 
     /// The running `postfeed` binary (resolved through `/proc/self/exe`).
     static var currentExecutable: String {
@@ -240,12 +238,18 @@ struct ChildProcess: Sendable {
 
         var output = Data()
         var firstLine: Duration?
+        var markerSeen: Duration?
+        let markerBytes = marker.map { Data($0.utf8) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = read(pipeEnds[0], &buffer, buffer.count)
             if count > 0 {
                 if firstLine == nil, buffer[0..<count].contains(UInt8(ascii: "\n")) { firstLine = start.duration(to: clock.now) }
+                let searchFrom = max(0, output.count - (markerBytes?.count ?? 0))
                 output.append(contentsOf: buffer[0..<count])
+                if markerSeen == nil, let markerBytes, output.range(of: markerBytes, in: searchFrom..<output.count) != nil {
+                    markerSeen = start.duration(to: clock.now)
+                }
             } else if count == 0 || errno != EINTR {
                 break
             }
@@ -262,7 +266,7 @@ struct ChildProcess: Sendable {
         // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
         let exitCode: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-        return Outcome(firstLine: firstLine, exit: exit, cpu: cpu, status: exitCode, standardOutput: output, standardError: errors)
+        return Outcome(firstLine: firstLine, markerSeen: markerSeen, exit: exit, cpu: cpu, status: exitCode, standardOutput: output, standardError: errors)
     }
 }
 

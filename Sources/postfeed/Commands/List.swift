@@ -4,6 +4,7 @@ import PostFeed
 
 struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "Print the next pages of the infinite feed, continuing where the last run stopped.",
         discussion: """
             Each run appends pages after what was already loaded and saves the place in
@@ -62,6 +63,7 @@ struct List: AsyncParsableCommand {
             return try await command.run()
         }
         let ordering = FeedOrdering(rawValue: sort) ?? .backend
+        let (json, noImages, pageCount) = (json, noImages, pages)
         try await Session.run(backend, configure: {
             $0.infinite.ordering = ordering
             $0.infinite.unseenOnly = unseen
@@ -72,63 +74,110 @@ struct List: AsyncParsableCommand {
             resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
             let feed = client.infinite
             let start = await feed.count
-            // A page that fails after others loaded ends the loop: the pages loaded are saved
-            // as read, so they are printed before the failure is reported (else the next run
-            // would continue after posts this one never showed). SIGINT/SIGTERM end it the
-            // same way (see `Interruption`).
-            let pages = pages
-            let (failure, interruption) = await Interruption.run { () -> (any Error)? in
-                for page in 1...pages {
-                    if Task.isCancelled { return nil }
-                    Terminal.progress("loading page \(page) of \(pages)…")
+            let lines = ListLines(client: client, start: start, fetchImages: !noImages)
+            // Text: each page is printed as soon as it is loaded (with its images), then the
+            // place is saved after it, so the saved place never runs ahead of what the reader
+            // saw, whatever ends the run. JSON is one document, printed at the end.
+            // A page that fails after others loaded ends the loop: the pages before it stand and
+            // are saved before the failure is reported. SIGINT/SIGTERM end it the same way (see
+            // `Interruption`).
+            let (progress, interruption) = await Interruption.run { () -> LoadProgress in
+                var progress = LoadProgress(printedEnd: start)
+                for page in 1...pageCount {
+                    if Task.isCancelled { break }
+                    Terminal.progress("loading page \(page) of \(pageCount)…")
                     do {
-                        guard try await feed.loadMore() > 0 else { return nil }
-                        // Saved after every page; the write is atomic, so a kill never tears it.
+                        guard try await feed.loadMore() > 0 else { break }
+                        if !json {
+                            Terminal.endProgress()
+                            progress.printedEnd = try await lines.printText(from: progress.printedEnd)
+                        }
+                        // The write is atomic, so a kill never tears it.
                         try await client.saveInfinite(anchorIndex: start)
+                        progress.savedEnd = await feed.count
                     } catch {
-                        return error
+                        progress.failure = error
+                        break
                     }
                 }
-                return nil
+                return progress
             }
             Terminal.endProgress()
             // A load cut short by the signal is not a failure: the pages before it stand.
-            let failureToReport = interruption == nil ? failure : nil
-            if let failureToReport, await feed.count == start { throw failureToReport }
-            let posts = try await feed.posts(in: start..<(await feed.count))
-            let fetchImages = !noImages && interruption == nil
-            let images = fetchImages ? await client.images(for: posts) : Array(repeating: nil, count: posts.count)
-            let lines = zip(posts, images).enumerated().map { offset, pair in
-                PostLine(position: start + offset + 1, post: pair.0, image: pair.1.map(ImageSummary.init))
-            }
-            // The first newly printed post is what the reader looks at now.
-            try await client.saveInfinite(anchorIndex: posts.isEmpty ? max(0, start - 1) : start)
+            let failureToReport = interruption == nil ? progress.failure : nil
+            let end = await feed.count
+            if let failureToReport, end == start { throw failureToReport }
             let hasMore = await feed.hasMore
             let total = await feed.totalCount
             let stale = await feed.isShowingStaleContent
             if json {
+                let all = try await lines.make(start..<end, images: interruption == nil)
                 try JSONOutput.print(ListOutput(
-                    mode: "infinite", posts: lines, loaded: await feed.count, totalCount: total, endReached: !hasMore,
+                    mode: "infinite", posts: all, loaded: end, totalCount: total, endReached: !hasMore,
                     stale: stale, notices: resumed.notices))
             } else {
-                for line in lines { print(PostRenderer.listEntry(line)) }
+                // Posts loaded but not printed yet (none unless a save failed after a print).
+                _ = try await lines.printText(from: progress.printedEnd, images: interruption == nil)
                 if stale { Terminal.note("postfeed: the network failed; some pages come from the cache and may be out of date") }
+            }
+            // The first newly printed post is what the reader looks at now; already saved so
+            // after the last page unless nothing new was loaded.
+            if progress.savedEnd != end {
+                try await client.saveInfinite(anchorIndex: end == start ? max(0, start - 1) : start)
             }
             if let interruption {
                 Terminal.note(
-                    "postfeed: interrupted by \(Interruption.name(of: interruption)) after \(posts.count) new posts; "
-                        + "the place is saved, and 'postfeed list' continues after post \(start + posts.count)")
+                    "postfeed: interrupted by \(Interruption.name(of: interruption)) after \(end - start) new posts; "
+                        + "the place is saved, and 'postfeed list' continues after post \(end)")
                 throw ExitCode(Interruption.exitStatus(for: interruption))
             }
             if let failureToReport { throw failureToReport }
             if json { return }
-            let loaded = await feed.count
             if !hasMore {
-                print(lines.isEmpty ? "End of the feed: all \(loaded) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(loaded) posts) —")
+                print(end == start ? "End of the feed: all \(end) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(end) posts) —")
             } else {
-                print("— \(loaded)\(total.map { " of \($0)" } ?? "") posts loaded; 'postfeed list' continues —")
+                print("— \(end)\(total.map { " of \($0)" } ?? "") posts loaded; 'postfeed list' continues —")
             }
         }
+    }
+}
+
+/// How far one `list` run got: what it printed, what it saved, what stopped it.
+private struct LoadProgress: Sendable {
+    /// The feed index after the last post printed.
+    var printedEnd: Int
+    /// The feed's count when the place was last saved; `nil` before the first save.
+    var savedEnd: Int?
+    var failure: (any Error)?
+}
+
+/// Makes and prints `list`'s lines: posts of the infinite feed with their images.
+private struct ListLines: Sendable {
+    let client: FeedClient
+    let start: Int
+    let fetchImages: Bool
+
+    /// Lines for the posts at `range`, with their images unless `images` is `false` or the
+    /// task was cancelled (an interrupted run prints what it loaded, without waiting).
+    func make(_ range: Range<Int>, images: Bool = true) async throws -> [PostLine] {
+        let posts = try await client.infinite.posts(in: range)
+        var summaries = [PostImage?](repeating: nil, count: posts.count)
+        if fetchImages, images, !Task.isCancelled {
+            let fetched = await client.images(for: posts)
+            if !Task.isCancelled { summaries = fetched }
+        }
+        return zip(posts, summaries).enumerated().map { offset, pair in
+            PostLine(position: range.lowerBound + offset + 1, post: pair.0, image: pair.1.map(ImageSummary.init))
+        }
+    }
+
+    /// Prints the posts from feed index `index` to the end of what is loaded; returns the new end.
+    func printText(from index: Int, images: Bool = true) async throws -> Int {
+        let end = await client.infinite.count
+        guard index < end else { return index }
+        for line in try await make(index..<end, images: images) { print(PostRenderer.listEntry(line)) }
+        flushStandardOutput()
+        return end
     }
 }
 

@@ -30,3 +30,9 @@ enum Terminal {
         return 80
     }
 }
+
+/// Sends what `print` buffered. Piped (a script, `postfeed bench`), stdout is block-buffered:
+/// flushed after each page or table row, output appears as it is made, not at exit.
+func flushStandardOutput() {
+    fflush(nil)  // every output stream; `stdout` itself is a global Swift 6 will not touch
+}
