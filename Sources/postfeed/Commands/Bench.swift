@@ -6,6 +6,7 @@ import PostFeedServer
 
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Benchmarks, side by side with peers in one run (ratios, not absolute times).",
         discussion: """
             The full comparison with URLSession and AsyncHTTPClient lives in the Benchmarks/
@@ -25,6 +26,7 @@ struct Bench: AsyncParsableCommand {
 
     struct Fetch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "fetch",
             abstract: "Download the same images with PostFeed's client and with curl --parallel; print medians and ratios.")
 
         @Option(name: .customLong("base-url"), help: "A backend with PostFeed's API; default: the built-in one.")

@@ -4,6 +4,7 @@ import PostFeed
 
 struct Browse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "browse",
         abstract: "Read interactively: scroll, switch modes, page, refresh; q saves and quits.",
         discussion: """
             Keys:

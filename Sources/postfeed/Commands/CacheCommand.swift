@@ -41,7 +41,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Stats: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Entries, bytes, hits and misses, oldest and newest entry.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Entries, bytes, hits and misses, oldest and newest entry.")
         @OptionGroup var options: Options
 
         func run() throws {
@@ -63,7 +63,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Verify: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check every entry; report and remove bad ones.")
+        static let configuration = CommandConfiguration(commandName: "verify", abstract: "Check every entry; report and remove bad ones.")
         @OptionGroup var options: Options
 
         func run() throws {
@@ -82,7 +82,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Prune: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Apply the size limit and expiry now.")
+        static let configuration = CommandConfiguration(commandName: "prune", abstract: "Apply the size limit and expiry now.")
         @OptionGroup var options: Options
 
         func run() throws {
@@ -97,7 +97,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every image and page entry. State/ is never touched.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every image and page entry. State/ is never touched.")
         @OptionGroup var options: Options
 
         func run() throws {

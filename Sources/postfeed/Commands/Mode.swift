@@ -4,6 +4,7 @@ import PostFeed
 
 struct Mode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "mode",
         abstract: "Show the current list mode, or switch to another keeping your place.",
         discussion: """
             Switching carries the post in view over: infinite at post #37 with page size 10

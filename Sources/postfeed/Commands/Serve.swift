@@ -5,6 +5,7 @@ import PostFeedServer
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Run the fixture backend on a port until Ctrl-C.",
         discussion: """
             Serves Fixtures/ with PostFeed's API (GET /api/posts?page=N&limit=M, ?cursor=C,

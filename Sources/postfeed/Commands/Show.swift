@@ -4,6 +4,7 @@ import PostFeed
 
 struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Print one post in full, with its image's cached path and dimensions (the detail view).",
         discussion: """
             Examples:

@@ -24,7 +24,7 @@ struct StateCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print each mode's saved state.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print each mode's saved state.")
         @OptionGroup var options: Options
         @Flag(help: "Print the state files' JSON.")
         var json = false
@@ -65,7 +65,7 @@ struct StateCommand: AsyncParsableCommand {
     }
 
     struct Reset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget the saved place (caches are kept).")
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Forget the saved place (caches are kept).")
         @OptionGroup var options: Options
         @Option(help: "infinite or paged; both when omitted.")
         var mode: String?
