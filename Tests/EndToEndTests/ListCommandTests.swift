@@ -41,6 +41,21 @@ struct ListCommandTests {
         }
     }
 
+    @Test("--no-images fetches no image, not even in the background, in list and page")
+    func noImages() async throws {
+        let sandbox = try Sandbox()
+        // Slow pages: background image prefetches would have time to reach the server.
+        try await withFixtureServer(faults: FaultInjection(latency: .milliseconds(100))) { server in
+            let list = try await sandbox.run(["list", "--no-images", "--pages", "3"], against: server)
+            #expect(list.succeeded, "\(list)")
+            #expect(PrintedList(list.standardOutput).ids == Array(1...60), "\(list)")
+            let page = try await sandbox.run(["page", "2", "--no-images"], against: server)
+            #expect(page.succeeded, "\(page)")
+            #expect(server.requestCount(pathPrefix: "/images/") == 0, "requests by path: \(server.requestCountsByPath)")
+            #expect(sandbox.cacheEntries(in: sandbox.imageCacheDirectory).isEmpty)
+        }
+    }
+
     @Test("the next list continues after the saved place, in text and in JSON")
     func resumesFromState() async throws {
         let sandbox = try Sandbox()

@@ -110,9 +110,9 @@ enum RestoreBenchmark {
                     throw CLIError("the fixture backend ran out of posts before \(loadedPosts)")
                 }
             }
-            // Warm the image cache too: `list --no-images` still prefetches the images of
-            // the page it loads, in the background. The fixture set reuses a few dozen
-            // images, all of them among its first few hundred posts.
+            // Warm the image cache too, as a reader's would be ("warm caches"); `list
+            // --no-images` reads no image, so this changes nothing it measures. The fixture
+            // set reuses a few dozen images, all of them among its first few hundred posts.
             let sample = try await client.infinite.posts(in: 0..<min(loadedPosts, 500))
             let images = await client.images(for: sample)
             if let failure = images.compactMap({ $0?.error }).first {

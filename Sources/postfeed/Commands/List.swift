@@ -67,6 +67,8 @@ struct List: AsyncParsableCommand {
         try await Session.run(backend, configure: {
             $0.infinite.ordering = ordering
             $0.infinite.unseenOnly = unseen
+            // --no-images fetches none, also not in the background.
+            if noImages { $0.infinite.imagePrefetchCount = 0 }
         }) { client in
             // --restart simply does not resume: the first page loaded replaces the saved place,
             // so a restart that fails before loading anything leaves the old place intact.

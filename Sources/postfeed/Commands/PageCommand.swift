@@ -52,7 +52,9 @@ struct PageCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Session.run(backend) { client in
+        let noImages = noImages
+        // --no-images fetches none, also not in the background.
+        try await Session.run(backend, configure: { $0.paged.prefetchImages = !noImages }) { client in
             let feed = client.paged
             let resumed = try await client.resumePaged(page: number ?? (first ? 1 : nil))
             resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
