@@ -40,6 +40,38 @@ extension NginxSuite {
             #expect(connections.count >= 1)
         }
 
+        /// The engine thread skips `curl_multi_wakeup` for a caller that finds it awake; a
+        /// request that came in just as it went to sleep must still wake it, not wait in
+        /// the inbox for `curl_multi_poll`'s 1-second timeout.
+        @Test func requestsArrivingWhileTheEngineSleepsAreNotLeftWaiting() async throws {
+            let nginx = try currentNginx()
+            let clock = ContinuousClock()
+            try await withTestClient { client in
+                // One at a time, each after an idle gap: the engine is asleep in poll.
+                var slowest = Duration.zero
+                for index in 0..<12 {
+                    try await Task.sleep(for: .milliseconds(index.isMultiple(of: 2) ? 30 : 2))
+                    let started = clock.now
+                    _ = try await client.get(nginx.url("/files/hello.txt?sleeping=\(index)")).requireSuccess()
+                    slowest = max(slowest, started.duration(to: clock.now))
+                }
+                // And in bursts from many tasks at once, racing the engine's sleep check.
+                for round in 0..<20 {
+                    let started = clock.now
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for index in 0..<8 {
+                            group.addTask { _ = try await client.get(nginx.url("/files/hello.txt?burst=\(round)-\(index)")).requireSuccess() }
+                        }
+                        try await group.waitForAll()
+                    }
+                    slowest = max(slowest, started.duration(to: clock.now))
+                }
+                // Not a timing target: a lost wakeup costs a whole second; loopback requests
+                // take milliseconds, so half a second leaves room for a loaded machine.
+                #expect(slowest < .milliseconds(500), "a request waited \(slowest): a wakeup was lost")
+            }
+        }
+
         @Test func thePerHostCapBoundsConnectionsToOneHost() async throws {
             let nginx = try currentNginx()
             let run = UUID().uuidString
