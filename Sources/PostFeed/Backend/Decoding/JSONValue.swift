@@ -14,9 +14,9 @@ enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses `data` as one JSON value.
+    /// Parses `data` as one JSON value; throws ``JSONParseError`` naming what is wrong and where.
     static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        try JSONParser.parse(data)
     }
 
     /// The member `key` of an object; `nil` for a missing key or a non-object.

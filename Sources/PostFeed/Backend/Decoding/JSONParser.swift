@@ -1,0 +1,315 @@
+import Foundation
+
+/// Why a body is not JSON: what was found, and where (line and column, 1-based).
+struct JSONParseError: Error, CustomStringConvertible, Equatable {
+    let message: String
+    let line: Int
+    let column: Int
+
+    var description: String { "\(message) at line \(line), column \(column)" }
+}
+
+/// Parses RFC 8259 JSON straight into a ``JSONValue``.
+///
+/// Why not `JSONDecoder().decode(JSONValue.self, …)`: that went through `Decodable` for every
+/// value, trying one JSON kind after another (each miss builds a `DecodingError`), and in a
+/// fresh process every generic container type it touched cost a runtime type lookup. Pages
+/// are decoded on every list run, cold or warm: a restore decodes four.
+///
+/// Numbers with a whole value that fits in `Int` are `.integer` (`3`, also `3.0` and `3e0`
+/// below 2^53, as `JSONDecoder` read them), the others `.double`. Strings must be valid UTF-8 and may not hold raw control characters; a
+/// leading UTF-8 byte order mark is skipped; nesting is limited to 512 levels. A repeated
+/// object key keeps its last value.
+struct JSONParser {
+    static let maximumDepth = 512
+
+    private let bytes: UnsafeRawBufferPointer
+    private var index = 0
+    private var depth = 0
+
+    static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+        let result = data.withUnsafeBytes { buffer -> Result<JSONValue, JSONParseError> in
+            var parser = JSONParser(bytes: buffer)
+            return Result { () throws(JSONParseError) -> JSONValue in try parser.parseDocument() }
+        }
+        return try result.get()
+    }
+
+    private init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected \(found()) after the value") }
+        return value
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected \(found()), expected a value")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        try enterContainer()
+        index += 1  // {
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard peek(UInt8(ascii: "\"")) else { throw error("unexpected \(found()), expected a key in quotes") }
+            let key = try parseString()
+            skipWhitespace()
+            guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(found()), expected ':' after a key") }
+            index += 1
+            skipWhitespace()
+            members[key] = try parseValue()
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+            } else if peek(UInt8(ascii: "}")) {
+                index += 1
+                depth -= 1
+                return .object(members)
+            } else {
+                throw error("unexpected \(found()), expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        try enterContainer()
+        index += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if peek(UInt8(ascii: "]")) {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+            } else if peek(UInt8(ascii: "]")) {
+                index += 1
+                depth -= 1
+                return .array(elements)
+            } else {
+                throw error("unexpected \(found()), expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    private mutating func enterContainer() throws(JSONParseError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
+    }
+
+    // MARK: Strings
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        index += 1  // opening quote
+        let start = index
+        // Fast path: no escapes, the bytes between the quotes are the string.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = try makeString(start..<index)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("a raw control character (0x\(String(byte, radix: 16))) in a string; it must be escaped") }
+            index += 1
+        }
+        var utf8 = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let text = String(validating: utf8, as: UTF8.self) else {
+                    throw error("a string is not valid UTF-8", at: start)
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                try appendEscape(to: &utf8)
+            case 0..<0x20:
+                throw error("a raw control character (0x\(String(byte, radix: 16))) in a string; it must be escaped")
+            default:
+                utf8.append(byte)
+                index += 1
+            }
+        }
+        throw error("unexpected end of input in a string", at: start - 1)
+    }
+
+    private func makeString(_ range: Range<Int>) throws(JSONParseError) -> String {
+        guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+            throw error("a string is not valid UTF-8", at: range.lowerBound)
+        }
+        return text
+    }
+
+    /// Reads one escape sequence (at a backslash) and appends its UTF-8 bytes.
+    private mutating func appendEscape(to utf8: inout [UInt8]) throws(JSONParseError) {
+        index += 1  // backslash
+        guard index < bytes.count else { throw error("unexpected end of input in an escape") }
+        let letter = bytes[index]
+        index += 1
+        switch letter {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(letter)
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try readHexQuad()
+            if (0xD800..<0xDC00).contains(scalar) {
+                // A high surrogate must be followed by an escaped low one.
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw error("a \\u escape holds half a surrogate pair", at: index - 6)
+                }
+                index += 2
+                let low = try readHexQuad()
+                guard (0xDC00..<0xE000).contains(low) else { throw error("a \\u escape holds half a surrogate pair", at: index - 6) }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00..<0xE000).contains(scalar) {
+                throw error("a \\u escape holds half a surrogate pair", at: index - 6)
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw error("a \\u escape is not a character", at: index - 6) }
+            utf8.append(contentsOf: UTF8.encode(unicode)!)
+        default:
+            throw error("an unknown escape \\\(Character(Unicode.Scalar(letter)))", at: index - 2)
+        }
+    }
+
+    private mutating func readHexQuad() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("unexpected end of input in a \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("unexpected \(found()) in a \\u escape, expected a hex digit")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    // MARK: Numbers and words
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        if peek(UInt8(ascii: "-")) { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error("unexpected \(found()), expected a digit") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw error("a number with a leading zero", at: start) }
+        } else {
+            skipDigits()
+        }
+        var integral = true
+        if peek(UInt8(ascii: ".")) {
+            integral = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("unexpected \(found()), expected a digit after '.'") }
+            skipDigits()
+        }
+        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+            integral = false
+            index += 1
+            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("unexpected \(found()), expected an exponent") }
+            skipDigits()
+        }
+        // The literal is ASCII by construction.
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if integral, let value = Int(text) { return .integer(value) }
+        guard let value = Double(text), value.isFinite else { throw error("the number \(text) is out of range", at: start) }
+        // `1.0` and `1e3` are whole numbers too, as JSONDecoder read them (exactly, below 2^53).
+        if value.rounded(.towardZero) == value, abs(value) < 9_007_199_254_740_992 { return .integer(Int(value)) }
+        return .double(value)
+    }
+
+    private mutating func skipDigits() {
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
+        let start = index
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count,
+            (0..<count).allSatisfy({ bytes[start + $0] == word.utf8Start[$0] })
+        else { throw error("unexpected \(found()), expected a value") }
+        index += count
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func peek(_ byte: UInt8) -> Bool {
+        index < bytes.count && bytes[index] == byte
+    }
+
+    // MARK: Errors
+
+    /// The byte at the current position, for messages: `'x'`, `byte 0xff` or `end of input`.
+    private func found() -> String {
+        guard index < bytes.count else { return "end of input" }
+        let byte = bytes[index]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16))"
+    }
+
+    private func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
+        let position = min(offset ?? index, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for offset in 0..<position where bytes[offset] == 0x0A {
+            line += 1
+            lineStart = offset + 1
+        }
+        return JSONParseError(message: message, line: line, column: position - lineStart + 1)
+    }
+}
