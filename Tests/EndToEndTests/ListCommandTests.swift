@@ -193,20 +193,11 @@ struct ListCommandTests {
         arguments: [SIGINT, SIGTERM])
     func interrupted(signal: Int32) async throws {
         let sandbox = try Sandbox()
-        // Slow pages, so the run is still loading when the signal comes.
         try await withFixtureServer(faults: FaultInjection(latency: .milliseconds(300))) { server in
-            let list = try PostfeedProcess.start(
-                ["list", "--pages", "13", "--no-images", "--base-url", server.baseURL.absoluteString,
-                 "--cache-dir", sandbox.cacheRoot.path],
-                in: sandbox.directory)
-
             // When: the first page is saved, the signal arrives
-            let firstSaved = await waitUntil { (try? StateJSON.decode(contentsOf: sandbox.infiniteStateFile)) != nil }
-            list.send(signal)
-            let run = await list.waitForExit()
+            let run = try await longList(sandbox, server: server, afterFirstSave: signal)
 
             // Then: every post saved as loaded was printed, and nothing more
-            try #require(firstSaved, "no state file appeared: \(run)")
             #expect(run.exitedNormally && run.status == 128 + signal, "\(run)")
             let printed = PrintedList(run.standardOutput).ids
             let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
@@ -228,16 +219,8 @@ struct ListCommandTests {
     func killedMidList() async throws {
         let sandbox = try Sandbox()
         try await withFixtureServer(faults: FaultInjection(latency: .milliseconds(300))) { server in
-            let list = try PostfeedProcess.start(
-                ["list", "--pages", "13", "--no-images", "--base-url", server.baseURL.absoluteString,
-                 "--cache-dir", sandbox.cacheRoot.path],
-                in: sandbox.directory)
-
             // When: a place is saved, the process is killed without a chance to clean up
-            let firstSaved = await waitUntil { (try? StateJSON.decode(contentsOf: sandbox.infiniteStateFile)) != nil }
-            list.send(SIGKILL)
-            let run = await list.waitForExit()
-            try #require(firstSaved, "no state file appeared: \(run)")
+            let run = try await longList(sandbox, server: server, afterFirstSave: SIGKILL)
 
             // Then: every saved post had been printed (at most the page in flight is printed
             // but not yet saved), so the next run continues without skipping any
@@ -249,6 +232,20 @@ struct ListCommandTests {
             let next = try await sandbox.run(["list", "--no-images"], against: server)
             #expect(PrintedList(next.standardOutput).ids.first == state.loadedPostIDs.count + 1, "\(next)")
         }
+    }
+
+    /// Starts `list --pages 13` (slow pages: still loading when the signal comes), sends
+    /// `signal` once the first place is saved, and waits for the process to end.
+    private func longList(_ sandbox: Sandbox, server: RunningFixtureServer, afterFirstSave signal: Int32) async throws -> PostfeedResult {
+        let list = try PostfeedProcess.start(
+            ["list", "--pages", "13", "--no-images", "--base-url", server.baseURL.absoluteString,
+             "--cache-dir", sandbox.cacheRoot.path],
+            in: sandbox.directory)
+        let firstSaved = await waitUntil { (try? StateJSON.decode(contentsOf: sandbox.infiniteStateFile)) != nil }
+        list.send(signal)
+        let run = await list.waitForExit()
+        try #require(firstSaved, "no state file appeared: \(run)")
+        return run
     }
 
     /// Polls `condition` every 20 ms for up to 30 s.

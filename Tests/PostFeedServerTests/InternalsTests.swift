@@ -1,4 +1,5 @@
 import Foundation
+import PostFeed
 import Testing
 
 @testable import PostFeedServer
@@ -8,7 +9,7 @@ struct InternalsTests {
     @Test("the JSON parser keeps key order, number spelling and escapes")
     func jsonRoundTrip() throws {
         let text = #"{"b":1,"a":[true,false,null,-0.5e3,"x\"\\\/\n\u00e9\ud83d\ude00"],"c":{}}"#
-        let value = try JSONParser.parse(Array(text.utf8))
+        let value = try JSONValue.parse(Array(text.utf8))
         #expect(value.serialized() == #"{"b":1,"a":[true,false,null,-0.5e3,"x\"\\/\né😀"],"c":{}}"#)
         guard case .object(let members) = value else { Issue.record("not an object"); return }
         #expect(members.map(\.key) == ["b", "a", "c"])
@@ -17,7 +18,7 @@ struct InternalsTests {
 
     @Test("the JSON parser rejects malformed input", arguments: ["", "{", "[1,]", "{\"a\" 1}", "01x", "\"\\q\"", "[1] 2", "tru"])
     func jsonRejects(text: String) {
-        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(text.utf8)) }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(Array(text.utf8)) }
     }
 
     @Test("HTTP dates: IMF-fixdate round trip, and the obsolete forms parse")

@@ -33,7 +33,7 @@ struct PeerDataset: Sendable {
         }
         do {
             return try LoadCache.value(for: LoadCache.identity(of: file)) {
-                try JSONParser.parse(try Data(contentsOf: file))
+                try JSONValue.parse(try Data(contentsOf: file))
             }
         } catch {
             throw FixtureServerError.unreadableData(file, reason: "\(error)")

@@ -6,11 +6,11 @@ import Testing
 @Suite("JSON parser")
 struct JSONParserTests {
     private func parse(_ text: String) throws -> JSONValue {
-        try JSONParser.parse(Data(text.utf8))
+        try JSONParser<JSONValue>.parse(Data(text.utf8))
     }
 
     private func failure(_ text: String) -> JSONParseError? {
-        #expect(throws: JSONParseError.self) { try JSONParser.parse(Data(text.utf8)) }
+        #expect(throws: JSONParseError.self) { try JSONParser<JSONValue>.parse(Data(text.utf8)) }
     }
 
     @Test("the real datasets parse to what JSONDecoder made of them", arguments: [
@@ -18,14 +18,14 @@ struct JSONParserTests {
     ])
     func sameAsDecodable(file: String) throws {
         let data = try Data(contentsOf: FixtureLocator.peerDataDirectory().appending(path: file))
-        let parsed = try JSONParser.parse(data)
+        let parsed = try JSONParser<JSONValue>.parse(data)
         #expect(parsed == (try JSONDecoder().decode(JSONValue.self, from: data)))
     }
 
     @Test("the fixture posts parse to what JSONDecoder made of them")
     func fixtures() throws {
         let data = try Data(contentsOf: FixtureLocator.fixturesDirectory().appending(path: "posts.json"))
-        let parsed = try JSONParser.parse(data)
+        let parsed = try JSONParser<JSONValue>.parse(data)
         #expect(parsed == (try JSONDecoder().decode(JSONValue.self, from: data)))
         guard case .array(let posts) = parsed else { Issue.record("posts.json is not an array"); return }
         #expect(posts.count > 100)
@@ -79,10 +79,10 @@ struct JSONParserTests {
 
     @Test("invalid UTF-8 and runaway nesting are errors, not crashes")
     func hostile() throws {
-        let invalid = #expect(throws: JSONParseError.self) { try JSONParser.parse(Data([0x22, 0xFF, 0xFE, 0x22])) }
+        let invalid = #expect(throws: JSONParseError.self) { try JSONParser<JSONValue>.parse(Data([0x22, 0xFF, 0xFE, 0x22])) }
         #expect(invalid?.message == "a string is not valid UTF-8")
         let escapedThenInvalid = #expect(throws: JSONParseError.self) {
-            try JSONParser.parse(Data([0x22, 0x5C, 0x6E, 0xC3, 0x22]))
+            try JSONParser<JSONValue>.parse(Data([0x22, 0x5C, 0x6E, 0xC3, 0x22]))
         }
         #expect(escapedThenInvalid?.message == "a string is not valid UTF-8")
         let deep = String(repeating: "[", count: 100_000)

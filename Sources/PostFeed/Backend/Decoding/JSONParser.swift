@@ -1,36 +1,49 @@
 import Foundation
 
 /// Why a body is not JSON: what was found, and where (line and column, 1-based).
-struct JSONParseError: Error, CustomStringConvertible, Equatable {
-    let message: String
-    let line: Int
-    let column: Int
+package struct JSONParseError: Error, CustomStringConvertible, Equatable {
+    package let message: String
+    package let line: Int
+    package let column: Int
 
-    var description: String { "\(message) at line \(line), column \(column)" }
+    package var description: String { "\(message) at line \(line), column \(column)" }
 }
 
-/// Parses RFC 8259 JSON straight into a ``JSONValue``.
+/// A JSON tree ``JSONParser`` can build: PostFeed's ``JSONValue``, and the fixture server's
+/// order-preserving one (which sends datasets back as they are on disk).
+package protocol JSONTreeValue {
+    static func jsonNull() -> Self
+    static func jsonBool(_ value: Bool) -> Self
+    /// A number, given as its literal (already checked against the grammar); `integral`
+    /// when it has no fraction and no exponent. `nil` when the value cannot be held.
+    static func jsonNumber(literal: String, integral: Bool) -> Self?
+    static func jsonString(_ value: String) -> Self
+    static func jsonArray(_ elements: [Self]) -> Self
+    /// Members in document order; a key may repeat.
+    static func jsonObject(_ members: [(key: String, value: Self)]) -> Self
+}
+
+/// Parses RFC 8259 JSON straight into a tree of `Value`s.
 ///
 /// Why not `JSONDecoder().decode(JSONValue.self, …)`: that went through `Decodable` for every
 /// value, trying one JSON kind after another (each miss builds a `DecodingError`), and in a
 /// fresh process every generic container type it touched cost a runtime type lookup. Pages
 /// are decoded on every list run, cold or warm: a restore decodes four.
 ///
-/// Numbers with a whole value that fits in `Int` are `.integer` (`3`, also `3.0` and `3e0`
-/// below 2^53, as `JSONDecoder` read them), the others `.double`. Strings must be valid UTF-8 and may not hold raw control characters; a
-/// leading UTF-8 byte order mark is skipped; nesting is limited to 512 levels. A repeated
-/// object key keeps its last value.
-struct JSONParser {
-    static let maximumDepth = 512
+/// Strings must be valid UTF-8 and may not hold raw control characters; a leading UTF-8
+/// byte order mark is skipped; nesting is limited to 512 levels. Errors say what was
+/// found and where.
+package struct JSONParser<Value: JSONTreeValue> {
+    static var maximumDepth: Int { 512 }
 
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
     private var depth = 0
 
-    static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
-        let result = data.withUnsafeBytes { buffer -> Result<JSONValue, JSONParseError> in
+    package static func parse(_ bytes: some ContiguousBytes) throws(JSONParseError) -> Value {
+        let result = bytes.withUnsafeBytes { buffer -> Result<Value, JSONParseError> in
             var parser = JSONParser(bytes: buffer)
-            return Result { () throws(JSONParseError) -> JSONValue in try parser.parseDocument() }
+            return Result { () throws(JSONParseError) -> Value in try parser.parseDocument() }
         }
         return try result.get()
     }
@@ -39,7 +52,7 @@ struct JSONParser {
         self.bytes = bytes
     }
 
-    private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+    private mutating func parseDocument() throws(JSONParseError) -> Value {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
@@ -51,29 +64,29 @@ struct JSONParser {
 
     // MARK: Values
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    private mutating func parseValue() throws(JSONParseError) -> Value {
         guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
         switch bytes[index] {
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "\""): return .jsonString(try parseString())
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "t"): try expectWord("true"); return .jsonBool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return .jsonBool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return .jsonNull()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("unexpected \(found()), expected a value")
         }
     }
 
-    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+    private mutating func parseObject() throws(JSONParseError) -> Value {
         try enterContainer()
         index += 1  // {
-        var members: [String: JSONValue] = [:]
+        var members: [(key: String, value: Value)] = []
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1
             depth -= 1
-            return .object(members)
+            return .jsonObject(members)
         }
         while true {
             skipWhitespace()
@@ -83,29 +96,29 @@ struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(found()), expected ':' after a key") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue()
+            members.append((key, try parseValue()))
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 index += 1
             } else if peek(UInt8(ascii: "}")) {
                 index += 1
                 depth -= 1
-                return .object(members)
+                return .jsonObject(members)
             } else {
                 throw error("unexpected \(found()), expected ',' or '}' in an object")
             }
         }
     }
 
-    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+    private mutating func parseArray() throws(JSONParseError) -> Value {
         try enterContainer()
         index += 1  // [
-        var elements: [JSONValue] = []
+        var elements: [Value] = []
         skipWhitespace()
         if peek(UInt8(ascii: "]")) {
             index += 1
             depth -= 1
-            return .array(elements)
+            return .jsonArray(elements)
         }
         while true {
             skipWhitespace()
@@ -116,7 +129,7 @@ struct JSONParser {
             } else if peek(UInt8(ascii: "]")) {
                 index += 1
                 depth -= 1
-                return .array(elements)
+                return .jsonArray(elements)
             } else {
                 throw error("unexpected \(found()), expected ',' or ']' in an array")
             }
@@ -229,7 +242,7 @@ struct JSONParser {
     // MARK: Numbers and words
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    private mutating func parseNumber() throws(JSONParseError) -> Value {
         let start = index
         if peek(UInt8(ascii: "-")) { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw error("unexpected \(found()), expected a digit") }
@@ -255,11 +268,10 @@ struct JSONParser {
         }
         // The literal is ASCII by construction.
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if integral, let value = Int(text) { return .integer(value) }
-        guard let value = Double(text), value.isFinite else { throw error("the number \(text) is out of range", at: start) }
-        // `1.0` and `1e3` are whole numbers too, as JSONDecoder read them (exactly, below 2^53).
-        if value.rounded(.towardZero) == value, abs(value) < 9_007_199_254_740_992 { return .integer(Int(value)) }
-        return .double(value)
+        guard let value = Value.jsonNumber(literal: text, integral: integral) else {
+            throw error("the number \(text) is out of range", at: start)
+        }
+        return value
     }
 
     private mutating func skipDigits() {
@@ -311,5 +323,26 @@ struct JSONParser {
             lineStart = offset + 1
         }
         return JSONParseError(message: message, line: line, column: position - lineStart + 1)
+    }
+}
+
+extension JSONValue: JSONTreeValue {
+    static func jsonNull() -> JSONValue { .null }
+    static func jsonBool(_ value: Bool) -> JSONValue { .bool(value) }
+    static func jsonString(_ value: String) -> JSONValue { .string(value) }
+    static func jsonArray(_ elements: [JSONValue]) -> JSONValue { .array(elements) }
+
+    /// A repeated key keeps its last value.
+    static func jsonObject(_ members: [(key: String, value: JSONValue)]) -> JSONValue {
+        .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
+    }
+
+    /// Whole values that fit in `Int` are `.integer` (`3`, also `3.0` and `3e0` below 2^53,
+    /// as `JSONDecoder` read them), the others `.double`; infinite ones are refused.
+    static func jsonNumber(literal: String, integral: Bool) -> JSONValue? {
+        if integral, let value = Int(literal) { return .integer(value) }
+        guard let value = Double(literal), value.isFinite else { return nil }
+        if value.rounded(.towardZero) == value, abs(value) < 9_007_199_254_740_992 { return .integer(Int(value)) }
+        return .double(value)
     }
 }

@@ -16,7 +16,7 @@ enum JSONValue: Sendable, Hashable {
 
     /// Parses `data` as one JSON value; throws ``JSONParseError`` naming what is wrong and where.
     static func parse(_ data: Data) throws -> JSONValue {
-        try JSONParser.parse(data)
+        try JSONParser<JSONValue>.parse(data)
     }
 
     /// The member `key` of an object; `nil` for a missing key or a non-object.
