@@ -36,9 +36,9 @@ extension ListState: Codable {
         totalCount = try container.decodeIfPresent(Int.self, forKey: .totalCount)
         endReached = try container.decode(Bool.self, forKey: .endReached)
         seenPostIDs = try container.decodeIfPresent(PostIDSet.self, forKey: .seenPostIDs) ?? []
-        loadedPostIDs = try container.decodeIntegersIfPresent(forKey: .loadedPostIDs) ?? []
-        loadedPageKeys = try container.decodePageKeysIfPresent(forKey: .loadedPageKeys) ?? []
-        loadedPageCounts = try container.decodeIntegersIfPresent(forKey: .loadedPageCounts)
+        loadedPostIDs = try container.decodeElementsIfPresent(forKey: .loadedPostIDs) { try $0.decode(Int.self) } ?? []
+        loadedPageKeys = try container.decodeElementsIfPresent(forKey: .loadedPageKeys) { try $0.decode(StoredPageKey.self).key } ?? []
+        loadedPageCounts = try container.decodeElementsIfPresent(forKey: .loadedPageCounts) { try $0.decode(Int.self) }
         nextPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .nextPageKey)?.key
         currentPage = try container.decodeIfPresent(Int.self, forKey: .currentPage)
         currentPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .currentPageKey)?.key
@@ -101,33 +101,26 @@ extension PageKey {
     }
 }
 
-// MARK: - Integer arrays
+// MARK: - Arrays
 
 // Why by hand: `decode([Int].self)` goes through the generic `Array: Decodable` path,
 // element by element with dynamic casts. With 10,000 loaded ids that took ~13 ms to
 // decode and ~5 ms to encode — most of a restore, which reads the state twice and writes
-// it once (`postfeed bench list`). The concrete `Int` overloads of an unkeyed container
-// do the same in a fifth of the time, write the same bytes and fail with the same errors.
+// it once (`postfeed bench list`); 500 page keys took another ~3 ms. Reading the elements
+// from an unkeyed container with a concrete type (the `Int` overload) does the same in a
+// fifth of the time, writes the same bytes and fails with the same errors.
 extension KeyedDecodingContainer {
-    /// Like `decodeIfPresent([Int].self, forKey:)`: `nil` when the key is missing or null.
-    fileprivate func decodeIntegersIfPresent(forKey key: Key) throws -> [Int]? {
+    /// Like `decodeIfPresent([T].self, forKey:)`, each element read by `element`: `nil` when
+    /// the key is missing or null.
+    fileprivate func decodeElementsIfPresent<T>(
+        forKey key: Key, _ element: (inout any UnkeyedDecodingContainer) throws -> T
+    ) throws -> [T]? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        var container = try nestedUnkeyedContainer(forKey: key)
-        var values: [Int] = []
+        var container: any UnkeyedDecodingContainer = try nestedUnkeyedContainer(forKey: key)
+        var values: [T] = []
         values.reserveCapacity(container.count ?? 0)
-        while !container.isAtEnd { values.append(try container.decode(Int.self)) }
+        while !container.isAtEnd { values.append(try element(&container)) }
         return values
-    }
-
-    /// Like `decodeIfPresent([StoredPageKey].self, forKey:)`, without the generic array path
-    /// (500 page keys took ~3 ms of a 10,000-id restore through it).
-    fileprivate func decodePageKeysIfPresent(forKey key: Key) throws -> [PageKey]? {
-        guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        var container = try nestedUnkeyedContainer(forKey: key)
-        var keys: [PageKey] = []
-        keys.reserveCapacity(container.count ?? 0)
-        while !container.isAtEnd { keys.append(try container.decode(StoredPageKey.self).key) }
-        return keys
     }
 }
 

@@ -54,7 +54,7 @@ func makeTemporaryFolder() throws -> URL {
     return folder
 }
 
-/// Names in `folder`, hidden ones included (downloads start as `.download-XXXXXX`).
+/// Names in `folder`, hidden ones included (downloads start as `.download-` and a random suffix).
 func contents(of folder: URL) -> [String] {
     (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
 }
