@@ -41,6 +41,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
+    /// Room for `count` fields without growing.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field, keeping any others of the same name.
     public mutating func add(name: String, value: String) {
         fields.append(Field(name: name, value: value))
@@ -54,7 +59,12 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 }
 
 extension String {
+    /// Equal but for the case of ASCII letters, as header names compare (RFC 9110 §5.1).
+    /// Byte by byte: `lowercased()` would allocate two strings per comparison.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        guard utf8.count == other.utf8.count else { return false }
+        return zip(utf8, other.utf8).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
     }
 }
