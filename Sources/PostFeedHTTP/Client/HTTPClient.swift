@@ -88,20 +88,14 @@ public final class HTTPClient: HTTPLoading {
     private func withRetries(_ request: HTTPRequest, makeSink: () throws(HTTPClientError) -> BodySink)
         async throws(HTTPClientError) -> TransferOutcome
     {
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw HTTPClientError(
-                .unsupportedScheme, url: request.url, detail: "scheme \(request.url.scheme ?? "none")")
-        }
-        guard request.url.host?.isEmpty == false else {
-            throw HTTPClientError(.invalidURL, url: request.url, detail: "no host")
-        }
+        let origin = try Origin(request.url)
         let policy = configuration.retryPolicy
         let attempts = request.method.isIdempotent ? policy.maximumAttempts : 1
         var attempt = 1
         while true {
             let delay: Duration
             do {
-                var outcome = try await perform(request, sink: try makeSink())
+                var outcome = try await perform(request, origin: origin, sink: try makeSink())
                 outcome.metrics.attempt = attempt
                 guard attempt < attempts, policy.retryableStatuses.contains(outcome.status) else { return outcome }
                 if let retryAfter = policy.retryAfter(outcome.headers["Retry-After"]) {
@@ -126,10 +120,13 @@ public final class HTTPClient: HTTPLoading {
         }
     }
 
-    private func perform(_ request: HTTPRequest, sink: BodySink) async throws(HTTPClientError) -> TransferOutcome {
+    private func perform(_ request: HTTPRequest, origin: Origin, sink: BodySink) async throws(HTTPClientError)
+        -> TransferOutcome
+    {
         let transfer = Transfer(
             id: nextID.add(1, ordering: .relaxed).oldValue,
             request: request,
+            origin: origin,
             settings: TransferSettings(
                 timeouts: request.timeouts ?? configuration.timeouts,
                 maximumBodySize: request.maximumBodySize ?? configuration.maximumBodySize,
@@ -145,8 +142,10 @@ public final class HTTPClient: HTTPLoading {
             throw HTTPClientError(.cancelled, url: request.url)
         }
         let engine = self.engine
+        // An unsafe continuation: `Transfer.finish` resumes it exactly once (it clears
+        // `completion` as it does), and the checked kind costs an allocation per request.
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await withUnsafeContinuation { continuation in
                 transfer.completion = continuation
                 engine.submit(transfer)
             }

@@ -262,7 +262,7 @@ final class CurlMultiEngine: @unchecked Sendable {
     }
 
     private func recycle(_ easy: EasyHandle) {
-        easy.reset()
+        EasyHandleConfigurator.detach(easy)
         if handlePool.count < limits.maximumConnections { handlePool.append(easy) }
     }
 

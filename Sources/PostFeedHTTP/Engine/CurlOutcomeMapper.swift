@@ -10,14 +10,18 @@ enum CurlOutcomeMapper {
     {
         let url = transfer.request.url
         if code == CURLE_OK {
-            let effective = easy.string(CURLINFO_EFFECTIVE_URL).flatMap(URL.init(string:)) ?? url
-            return .success(transfer.outcome(effectiveURL: effective, metrics: metrics(of: easy, transfer: transfer)))
+            let metrics = metrics(of: easy, transfer: transfer)
+            // Without a redirect the URL that answered is the one requested: no need to
+            // parse curl's copy of it.
+            let effective = metrics.redirectCount == 0
+                ? url : easy.string(CURLINFO_EFFECTIVE_URL).flatMap(URL.init(string:)) ?? url
+            return .success(transfer.outcome(effectiveURL: effective, metrics: metrics))
         }
         // A callback stopped the transfer on purpose: its reason beats curl's generic code.
         if let reason = transfer.abortReason { return .failure(reason) }
 
         let curlCode = Int(code.rawValue)
-        let message = transfer.curlErrorMessage ?? String(cString: curl_easy_strerror(code))
+        let message = easy.errorMessage ?? String(cString: curl_easy_strerror(code))
         func error(_ kind: HTTPClientError.Code, timeout: HTTPClientError.Timeout? = nil, detail: String? = nil)
             -> Result<TransferOutcome, HTTPClientError>
         {

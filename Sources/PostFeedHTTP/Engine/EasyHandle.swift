@@ -1,24 +1,43 @@
 internal import CCurl
 import Foundation
 
-/// Owns one curl easy handle and frees it in `deinit`. Handles are pooled by the engine
-/// and reset between transfers; the multi handle keeps the connections, so a reset handle
-/// still reuses them.
+/// Owns one curl easy handle and frees it in `deinit`. Handles are pooled by the engine;
+/// the multi handle keeps the connections, so any pooled handle reuses them.
+///
+/// A handle keeps its options from one transfer to the next: when the next transfer would
+/// set the same ones (``profile``), only the per-transfer options are set again, instead of
+/// `curl_easy_reset` and some twenty `curl_easy_setopt` calls that free and copy strings.
 final class EasyHandle {
     let raw: UnsafeMutableRawPointer
+    /// curl's message for the last failure (`CURLOPT_ERRORBUFFER`), owned by the handle.
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    /// What the options set now were derived from; `nil` after a reset or when the last
+    /// transfer set options that must not carry over (a body, another method).
+    var profile: TransferProfile?
 
     init?() {
         CurlGlobal.ensureInitialised()
         guard let raw = curl_easy_init() else { return nil }
         self.raw = raw
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
     deinit {
         curl_easy_cleanup(raw)
+        errorBuffer.deallocate()
     }
 
+    /// Back to curl's defaults (`curl_easy_reset`), with the error buffer attached again.
     func reset() {
         curl_easy_reset(raw)
+        profile = nil
+        set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+    }
+
+    /// curl's message for the transfer that just failed, if it wrote one.
+    var errorMessage: String? {
+        errorBuffer.pointee == 0 ? nil : String(cString: errorBuffer)
     }
 
     // MARK: Options

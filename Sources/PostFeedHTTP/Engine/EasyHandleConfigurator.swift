@@ -1,25 +1,50 @@
 internal import CCurl
 import Foundation
 
-/// Sets every option of one transfer on a freshly reset easy handle.
+/// Sets the options of one transfer on a pooled easy handle.
 enum EasyHandleConfigurator {
     /// Only these protocols, on the first request and on every redirect.
     static let allowedProtocols = "http,https"
 
     /// Returns an error when the request cannot be expressed (bad URL or header).
+    ///
+    /// A handle whose options were set for the same ``TransferProfile`` keeps them: only
+    /// the URL, the callbacks' context and the header list change from one such transfer to
+    /// the next. Anything else starts from `curl_easy_reset`.
     static func configure(_ easy: EasyHandle, for transfer: Transfer) -> HTTPClientError? {
         let request = transfer.request
-        let settings = transfer.settings
+        let profile = TransferProfile(transfer)
+        if profile == nil || easy.profile != profile {
+            easy.reset()
+            if let failure = setSharedOptions(easy, for: transfer) { return failure }
+            easy.profile = profile
+        }
+        easy.errorBuffer.pointee = 0
         guard easy.set(CURLOPT_URL, request.url.absoluteString) else {
             return HTTPClientError(.invalidURL, url: request.url)
         }
         let context = Unmanaged.passUnretained(transfer).toOpaque()
-        easy.set(CURLOPT_NOSIGNAL, 1)
-        easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(transfer.errorBuffer))
-        easy.set(CURLOPT_WRITEFUNCTION, callback: transferWriteCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
-        easy.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
         easy.set(CURLOPT_HEADERDATA, pointer: context)
+        return setHeaders(easy, for: transfer)
+    }
+
+    /// Detaches a finished transfer's pointers (its callbacks' context and header list) so
+    /// a pooled handle points at nothing that is freed.
+    static func detach(_ easy: EasyHandle) {
+        easy.set(CURLOPT_WRITEDATA, pointer: nil)
+        easy.set(CURLOPT_HEADERDATA, pointer: nil)
+        easy.set(CURLOPT_HTTPHEADER, list: nil)
+    }
+
+    /// Every option that depends on the client's settings and the request's method and
+    /// body, not on the request's URL or headers.
+    private static func setSharedOptions(_ easy: EasyHandle, for transfer: Transfer) -> HTTPClientError? {
+        let request = transfer.request
+        let settings = transfer.settings
+        easy.set(CURLOPT_NOSIGNAL, 1)
+        easy.set(CURLOPT_WRITEFUNCTION, callback: transferWriteCallback)
+        easy.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
 
         // Scheme allow-list, also for redirects: a 302 to file:///etc/passwd must fail.
         _ = easy.set(CURLOPT_PROTOCOLS_STR, allowedProtocols)
@@ -38,7 +63,7 @@ enum EasyHandleConfigurator {
         }
         easy.set(CURLOPT_TCP_KEEPALIVE, 1)
         easy.set(CURLOPT_HTTP_VERSION, Int(settings.preferHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
-        if settings.preferHTTP2, request.url.scheme?.lowercased() == "https" {
+        if settings.preferHTTP2, transfer.isHTTPS {
             // A burst of requests to a host not yet connected waits for the first connection's
             // ALPN answer and then shares it as HTTP/2 streams, instead of opening one TLS
             // connection each. (Not for http://, which never multiplexes: it would only delay.)
@@ -69,7 +94,12 @@ enum EasyHandleConfigurator {
             }
             if !copied { return HTTPClientError(.curl, url: request.url, detail: "cannot attach the request body") }
         }
+        return nil
+    }
 
+    /// The request's own header fields, as a list the transfer frees when it ends.
+    private static func setHeaders(_ easy: EasyHandle, for transfer: Transfer) -> HTTPClientError? {
+        let request = transfer.request
         var list: UnsafeMutablePointer<curl_slist>?
         for field in request.headers {
             guard !field.name.contains(where: { $0 == ":" || $0.isNewline }),
@@ -93,5 +123,20 @@ enum EasyHandleConfigurator {
     private static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}
+
+/// What a handle's shared options were set from. Two GET transfers without a body and with
+/// equal settings set exactly the same shared options; other methods and bodies set options
+/// (`CURLOPT_NOBODY`, `CURLOPT_CUSTOMREQUEST`, `CURLOPT_COPYPOSTFIELDS`…) that are not worth
+/// undoing one by one, so they have no profile and always start from a reset.
+struct TransferProfile: Equatable {
+    var settings: TransferSettings
+    var isHTTPS: Bool
+
+    init?(_ transfer: Transfer) {
+        guard transfer.request.method == .get, transfer.request.body == nil else { return nil }
+        settings = transfer.settings
+        isHTTPS = transfer.isHTTPS
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// Settings a transfer runs with: the request's overrides merged over the client's.
-struct TransferSettings: Sendable {
+struct TransferSettings: Sendable, Equatable {
     var timeouts: HTTPTimeouts
     var maximumBodySize: Int
     var maximumRedirects: Int
@@ -11,6 +11,25 @@ struct TransferSettings: Sendable {
     var userAgent: String
     var preferHTTP2: Bool
     var trustedCertificatesFile: String?
+}
+
+/// The scheme, host and port a request goes to, read from its URL once per request.
+struct Origin: Sendable {
+    /// `scheme://host:port`, the key of the per-host connection cap.
+    let key: String
+    let isHTTPS: Bool
+
+    /// Refuses URLs the engine must not fetch: a scheme other than http and https, no host.
+    init(_ url: URL) throws(HTTPClientError) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw HTTPClientError(.unsupportedScheme, url: url, detail: "scheme \(url.scheme ?? "none")")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw HTTPClientError(.invalidURL, url: url, detail: "no host")
+        }
+        key = "\(scheme)://\(host):\(url.port ?? 0)"
+        isHTTPS = scheme == "https"
+    }
 }
 
 /// Where a transfer's body goes.
@@ -34,12 +53,14 @@ struct TransferOutcome: Sendable {
 /// One request in flight. Everything but `cancelFlag` is touched only on the engine's
 /// thread once submitted (the inbox's lock orders the hand-over), hence `@unchecked`.
 final class Transfer: @unchecked Sendable {
-    typealias Completion = CheckedContinuation<Result<TransferOutcome, HTTPClientError>, Never>
+    typealias Completion = UnsafeContinuation<Result<TransferOutcome, HTTPClientError>, Never>
 
     let id: UInt64
     let request: HTTPRequest
     let settings: TransferSettings
+    /// `scheme://host:port`, the key of the per-host connection cap (see ``Origin``).
     let host: String
+    let isHTTPS: Bool
     let sink: BodySink
     private let cancelFlag = Atomic<Bool>(false)
 
@@ -47,7 +68,6 @@ final class Transfer: @unchecked Sendable {
     var completion: Completion?
     var easy: EasyHandle?
     var headerList: UnsafeMutablePointer<curl_slist>?
-    let errorBuffer: UnsafeMutablePointer<CChar>
     private(set) var status = 0
     private(set) var headers = HTTPHeaders()
     /// The body so far, in memory from the client's buffer pool (memory sink only).
@@ -58,31 +78,27 @@ final class Transfer: @unchecked Sendable {
     /// Set when a callback aborted the transfer on purpose; explains the curl error.
     private(set) var abortReason: HTTPClientError?
 
-    init(id: UInt64, request: HTTPRequest, settings: TransferSettings, sink: BodySink, bodyBuffers: BodyBufferPool) {
+    init(
+        id: UInt64, request: HTTPRequest, origin: Origin, settings: TransferSettings, sink: BodySink,
+        bodyBuffers: BodyBufferPool
+    ) {
         self.id = id
         self.body = PooledBody(pool: bodyBuffers)
         self.request = request
         self.settings = settings
         self.sink = sink
-        self.host = request.url.host.map { "\(request.url.scheme ?? "")://\($0):\(request.url.port ?? 0)" } ?? ""
-        self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-        self.errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        self.host = origin.key
+        self.isHTTPS = origin.isHTTPS
     }
 
     deinit {
         if let headerList { curl_slist_free_all(headerList) }
-        errorBuffer.deallocate()
     }
 
     var isCancelled: Bool { cancelFlag.load(ordering: .acquiring) }
 
     func markCancelled() {
         cancelFlag.store(true, ordering: .releasing)
-    }
-
-    var curlErrorMessage: String? {
-        let message = String(cString: errorBuffer)
-        return message.isEmpty ? nil : message
     }
 
     // MARK: Callbacks (engine thread, inside curl_multi_perform)
@@ -93,6 +109,7 @@ final class Transfer: @unchecked Sendable {
         switch HeaderLine(bytes) {
         case .status(let code):
             headers = HTTPHeaders()
+            headers.reserveCapacity(16)  // a typical response's fields, without regrowing
             announcedLength = nil
             status = code
         case .field(let name, let value, let isContentLength):
@@ -172,17 +189,20 @@ final class Transfer: @unchecked Sendable {
 // MARK: - C callbacks
 
 /// `CURLOPT_WRITEFUNCTION`: the context is the unretained `Transfer` (the engine keeps it
-/// alive while it is in the multi handle).
+/// alive while it is in the multi handle), borrowed without retain and release: this runs
+/// once per chunk read from the socket.
 let transferWriteCallback: pf_curl_data_callback = { data, size, count, context in
     guard let context else { return 0 }
-    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+    return Unmanaged<Transfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+        $0.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+    }
 }
 
 /// `CURLOPT_HEADERFUNCTION`: one complete header line per call.
 let transferHeaderCallback: pf_curl_data_callback = { data, size, count, context in
     guard let context else { return 0 }
-    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+    return Unmanaged<Transfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+        $0.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+    }
 }
