@@ -204,7 +204,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             while index < queued[level].count {
                 guard running.count < limits.maximumConnections else { return }
                 let transfer = queued[level][index]
-                if runningPerHost[transfer.host, default: 0] >= limits.maximumConnectionsPerHost {
+                if runningPerHost[transfer.origin.key, default: 0] >= limits.maximumConnectionsPerHost {
                     index += 1
                     continue
                 }
@@ -226,7 +226,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         }
         transfer.easy = easy
         running[easy.raw] = transfer
-        runningPerHost[transfer.host, default: 0] += 1
+        runningPerHost[transfer.origin.key, default: 0] += 1
         curl_multi_add_handle(multi, easy.raw)
     }
 
@@ -255,8 +255,8 @@ final class CurlMultiEngine: @unchecked Sendable {
     private func detach(_ transfer: Transfer, easy: EasyHandle) {
         curl_multi_remove_handle(multi, easy.raw)
         running[easy.raw] = nil
-        runningPerHost[transfer.host, default: 1] -= 1
-        if runningPerHost[transfer.host] == 0 { runningPerHost[transfer.host] = nil }
+        runningPerHost[transfer.origin.key, default: 1] -= 1
+        if runningPerHost[transfer.origin.key] == 0 { runningPerHost[transfer.origin.key] = nil }
         transfer.easy = nil
         recycle(easy)
     }

@@ -63,7 +63,7 @@ enum EasyHandleConfigurator {
         }
         easy.set(CURLOPT_TCP_KEEPALIVE, 1)
         easy.set(CURLOPT_HTTP_VERSION, Int(settings.preferHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
-        if settings.preferHTTP2, transfer.isHTTPS {
+        if settings.preferHTTP2, transfer.origin.isHTTPS {
             // A burst of requests to a host not yet connected waits for the first connection's
             // ALPN answer and then shares it as HTTP/2 streams, instead of opening one TLS
             // connection each. (Not for http://, which never multiplexes: it would only delay.)
@@ -137,6 +137,6 @@ struct TransferProfile: Equatable {
     init?(_ transfer: Transfer) {
         guard transfer.request.method == .get, transfer.request.body == nil else { return nil }
         settings = transfer.settings
-        isHTTPS = transfer.isHTTPS
+        isHTTPS = transfer.origin.isHTTPS
     }
 }

@@ -58,9 +58,7 @@ final class Transfer: @unchecked Sendable {
     let id: UInt64
     let request: HTTPRequest
     let settings: TransferSettings
-    /// `scheme://host:port`, the key of the per-host connection cap (see ``Origin``).
-    let host: String
-    let isHTTPS: Bool
+    let origin: Origin
     let sink: BodySink
     private let cancelFlag = Atomic<Bool>(false)
 
@@ -87,8 +85,7 @@ final class Transfer: @unchecked Sendable {
         self.request = request
         self.settings = settings
         self.sink = sink
-        self.host = origin.key
-        self.isHTTPS = origin.isHTTPS
+        self.origin = origin
     }
 
     deinit {
