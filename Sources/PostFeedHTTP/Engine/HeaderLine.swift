@@ -1,4 +1,5 @@
-/// One line from curl's header callback, parsed on its bytes.
+/// One line from curl's header callback, parsed on its bytes: where the name and value
+/// are, not Strings of them (``WireHeaderFields`` keeps the bytes).
 ///
 /// HTTP framing is ASCII, so bytes suffice; Foundation's `trimmingCharacters(in:)` bridges
 /// through `NSString` and took a third of the engine's CPU time when fetching many small
@@ -7,8 +8,8 @@ enum HeaderLine: Equatable {
     /// `HTTP/1.1 200 OK`: a new response starts (after a redirect or `100 Continue`).
     /// `0` when the status code cannot be read.
     case status(Int)
-    /// `Name: value`, both trimmed of spaces and tabs.
-    case field(name: String, value: String, isContentLength: Bool)
+    /// `Name: value`: the byte ranges of both, trimmed of spaces and tabs.
+    case field(name: Range<Int>, value: Range<Int>, isContentLength: Bool)
     /// The blank line that ends the headers, or a line with no colon.
     case other
 
@@ -29,8 +30,8 @@ enum HeaderLine: Equatable {
         let name = Self.trimmed(bytes, line.lowerBound..<colon)
         let value = Self.trimmed(bytes, (colon + 1)..<line.upperBound)
         self = .field(
-            name: Self.text(bytes, name), value: Self.text(bytes, value),
-            isContentLength: Self.equalsIgnoringASCIICase(bytes, name, "content-length"))
+            name: name, value: value,
+            isContentLength: equalIgnoringASCIICase(UnsafeRawBufferPointer(rebasing: bytes[name]), "content-length".utf8))
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
@@ -52,40 +53,26 @@ enum HeaderLine: Equatable {
         return (0..<count).allSatisfy { bytes[range.lowerBound + $0] == prefix.utf8Start[$0] }
     }
 
-    /// The second word of the status line, when it is all digits.
+    /// The second word of the status line, when it is all digits (at most 9).
     private static func statusCode(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> Int {
-        var index = line.lowerBound
-        while index < line.upperBound, bytes[index] != UInt8(ascii: " ") { index += 1 }
-        while index < line.upperBound, bytes[index] == UInt8(ascii: " ") { index += 1 }
-        var code = 0
-        var digits = 0
-        while index < line.upperBound, bytes[index] != UInt8(ascii: " ") {
+        var start = line.lowerBound
+        while start < line.upperBound, bytes[start] != UInt8(ascii: " ") { start += 1 }
+        while start < line.upperBound, bytes[start] == UInt8(ascii: " ") { start += 1 }
+        var end = start
+        while end < line.upperBound, bytes[end] != UInt8(ascii: " ") { end += 1 }
+        guard end - start <= 9 else { return 0 }
+        return integer(bytes, start..<end) ?? 0
+    }
+
+    /// The decimal number `range` holds, when it is only digits (a `Content-Length`).
+    static func integer(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty, range.count <= 18 else { return nil }
+        var value = 0
+        for index in range {
             let byte = bytes[index]
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 9 else { return 0 }
-            code = code * 10 + Int(byte - UInt8(ascii: "0"))
-            digits += 1
-            index += 1
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
-        return digits > 0 ? code : 0
-    }
-
-    private static func equalsIgnoringASCIICase(
-        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ lowercase: StaticString
-    ) -> Bool {
-        guard range.count == lowercase.utf8CodeUnitCount else { return false }
-        return (0..<range.count).allSatisfy { offset in
-            var byte = bytes[range.lowerBound + offset]
-            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte += 0x20 }
-            return byte == lowercase.utf8Start[offset]
-        }
-    }
-
-    /// UTF-8 when valid (nearly always plain ASCII), else ISO-8859-1, as HTTP/1.1 used to allow.
-    private static func text(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
-        let slice = UnsafeRawBufferPointer(rebasing: bytes[range]).assumingMemoryBound(to: UInt8.self)
-        if slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil {
-            return String(decoding: slice, as: UTF8.self)
-        }
-        return String(String.UnicodeScalarView(slice.map { Unicode.Scalar($0) }))
+        return value
     }
 }

@@ -67,7 +67,8 @@ final class Transfer: @unchecked Sendable {
     var easy: EasyHandle?
     var headerList: UnsafeMutablePointer<curl_slist>?
     private(set) var status = 0
-    private(set) var headers = HTTPHeaders()
+    /// The current response's header fields, as received.
+    private(set) var headers = WireHeaderFields()
     /// The body so far, in memory from the client's buffer pool (memory sink only).
     private var body: PooledBody
     private(set) var byteCount = 0
@@ -105,13 +106,12 @@ final class Transfer: @unchecked Sendable {
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         switch HeaderLine(bytes) {
         case .status(let code):
-            headers = HTTPHeaders()
-            headers.reserveCapacity(16)  // a typical response's fields, without regrowing
+            headers = WireHeaderFields()
             announcedLength = nil
             status = code
         case .field(let name, let value, let isContentLength):
-            headers.add(name: name, value: value)
-            guard isContentLength, let length = Int(value) else { break }
+            headers.append(name: UnsafeRawBufferPointer(rebasing: bytes[name]), value: UnsafeRawBufferPointer(rebasing: bytes[value]))
+            guard isContentLength, let length = HeaderLine.integer(bytes, value) else { break }
             announcedLength = length
             // Refuse a declared body over the limit before a byte of it arrives. Redirect
             // responses' bodies are skipped by curl, so only judge a final (non-3xx) status;
@@ -178,7 +178,7 @@ final class Transfer: @unchecked Sendable {
         var fileURL: URL?
         if case .file(_, let url) = sink { fileURL = url }
         return TransferOutcome(
-            status: status, headers: headers, effectiveURL: effectiveURL, body: body.takeData(), fileURL: fileURL,
+            status: status, headers: HTTPHeaders(wire: headers), effectiveURL: effectiveURL, body: body.takeData(), fileURL: fileURL,
             byteCount: byteCount, metrics: metrics)
     }
 }

@@ -5,6 +5,10 @@
 /// headers["If-None-Match"] = "\"abc\""
 /// headers["accept"]   // "application/json"
 /// ```
+///
+/// A response's headers stay as the bytes that came off the wire until they are read:
+/// a lookup compares bytes and makes a `String` of the value it returns, and ``fields``
+/// makes all of them. Most responses are read for two or three fields, or none.
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One field as it appeared on the wire.
     public struct Field: Sendable, Hashable {
@@ -16,55 +20,171 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
-    public private(set) var fields: [Field]
+    private enum Storage: Sendable {
+        case fields([Field])
+        case wire(WireHeaderFields)
+    }
+
+    private var storage: Storage
 
     public init(_ fields: [Field] = []) {
-        self.fields = fields
+        storage = .fields(fields)
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        self.fields = elements.map { Field(name: $0.0, value: $0.1) }
+        storage = .fields(elements.map { Field(name: $0.0, value: $0.1) })
+    }
+
+    /// A response's fields as received (see ``WireHeaderFields``).
+    init(wire: WireHeaderFields) {
+        storage = .wire(wire)
+    }
+
+    /// Every field, in order.
+    public var fields: [Field] {
+        switch storage {
+        case .fields(let fields): fields
+        case .wire(let wire): wire.fields
+        }
     }
 
     /// The first value for `name` (case-insensitive); setting replaces every field of that
     /// name, `nil` removes them.
     public subscript(name: String) -> String? {
-        get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
+        get {
+            switch storage {
+            case .fields(let fields): fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+            case .wire(let wire): wire.values(for: name, first: true).first
+            }
+        }
         set {
-            fields.removeAll { $0.name.caseInsensitiveEquals(name) }
-            if let newValue { fields.append(Field(name: name, value: newValue)) }
+            modifyFields { fields in
+                fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+                if let newValue { fields.append(Field(name: name, value: newValue)) }
+            }
         }
     }
 
     /// Every value for `name`, in order (e.g. several `Link` or `Set-Cookie` fields).
     public func values(for name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
-    }
-
-    /// Room for `count` fields without growing.
-    mutating func reserveCapacity(_ count: Int) {
-        fields.reserveCapacity(count)
+        switch storage {
+        case .fields(let fields): fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+        case .wire(let wire): wire.values(for: name, first: false)
+        }
     }
 
     /// Appends a field, keeping any others of the same name.
     public mutating func add(name: String, value: String) {
-        fields.append(Field(name: name, value: value))
+        modifyFields { $0.append(Field(name: name, value: value)) }
     }
 
-    public var isEmpty: Bool { fields.isEmpty }
+    public var isEmpty: Bool {
+        switch storage {
+        case .fields(let fields): fields.isEmpty
+        case .wire(let wire): wire.isEmpty
+        }
+    }
 
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields == rhs.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
+    }
+
+    /// Mutates the fields as an array, which stays uniquely referenced while it changes.
+    private mutating func modifyFields(_ body: (inout [Field]) -> Void) {
+        var fields = self.fields
+        storage = .fields([])
+        body(&fields)
+        storage = .fields(fields)
+    }
+}
+
+/// A response's header fields as received: every name and value's bytes back to back in
+/// one array, and where each field's name and value are. The engine appends to it for
+/// each header line without making a `String`; ``HTTPHeaders`` makes Strings only of what
+/// is read.
+struct WireHeaderFields: Sendable {
+    private struct Span: Sendable {
+        var nameStart: Int
+        /// Also where the value starts.
+        var nameEnd: Int
+        var valueEnd: Int
+    }
+
+    private var bytes: [UInt8] = []
+    private var spans: [Span] = []
+
+    init() {}
+
+    var isEmpty: Bool { spans.isEmpty }
+
+    mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        if spans.isEmpty {
+            bytes.reserveCapacity(512)
+            spans.reserveCapacity(16)
+        }
+        let nameStart = bytes.count
+        bytes.append(contentsOf: name)
+        let nameEnd = bytes.count
+        bytes.append(contentsOf: value)
+        spans.append(Span(nameStart: nameStart, nameEnd: nameEnd, valueEnd: bytes.count))
+    }
+
+    var fields: [HTTPHeaders.Field] {
+        bytes.withUnsafeBufferPointer { buffer in
+            spans.map { span in
+                HTTPHeaders.Field(
+                    name: HeaderText.decode(buffer, span.nameStart..<span.nameEnd),
+                    value: HeaderText.decode(buffer, span.nameEnd..<span.valueEnd))
+            }
+        }
+    }
+
+    /// The values of the fields called `name` (ASCII case ignored), or only the first.
+    func values(for name: String, first: Bool) -> [String] {
+        bytes.withUnsafeBufferPointer { buffer in
+            var values: [String] = []
+            for span in spans
+            where equalIgnoringASCIICase(UnsafeBufferPointer(rebasing: buffer[span.nameStart..<span.nameEnd]), name.utf8) {
+                values.append(HeaderText.decode(buffer, span.nameEnd..<span.valueEnd))
+                if first { break }
+            }
+            return values
+        }
+    }
+}
+
+/// Header text from its bytes: UTF-8 when valid (nearly always plain ASCII), else
+/// ISO-8859-1, as HTTP/1.1 used to allow.
+enum HeaderText {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        if slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil {
+            return String(decoding: slice, as: UTF8.self)
+        }
+        return String(String.UnicodeScalarView(slice.map { Unicode.Scalar($0) }))
+    }
+}
+
+/// Equal but for the case of ASCII letters, as header names compare (RFC 9110 §5.1).
+func equalIgnoringASCIICase(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    return zip(a, b).allSatisfy { a, b in
+        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+    }
 }
 
 extension String {
-    /// Equal but for the case of ASCII letters, as header names compare (RFC 9110 §5.1).
-    /// Byte by byte: `lowercased()` would allocate two strings per comparison.
+    /// Equal but for the case of ASCII letters. Byte by byte: `lowercased()` would allocate
+    /// two strings per comparison.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        return zip(utf8, other.utf8).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
-        }
+        equalIgnoringASCIICase(utf8, other.utf8)
     }
 }
