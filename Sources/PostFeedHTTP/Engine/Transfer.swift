@@ -14,21 +14,64 @@ struct TransferSettings: Sendable, Equatable {
 }
 
 /// The scheme, host and port a request goes to, read from its URL once per request.
-struct Origin: Sendable {
-    /// `scheme://host:port`, the key of the per-host connection cap.
+///
+/// Read from the URL's text in one pass: Foundation's `scheme`, `host` and `port` each
+/// parse and percent-decode again, and cost more than the rest of a request's set-up.
+struct Origin: Sendable, Equatable {
+    /// `scheme://host[:port]` as written (scheme lowercased): the key of the per-host
+    /// connection cap.
     let key: String
     let isHTTPS: Bool
 
     /// Refuses URLs the engine must not fetch: a scheme other than http and https, no host.
     init(_ url: URL) throws(HTTPClientError) {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        var text = url.absoluteString
+        let parsed = text.withUTF8 { Self.parse($0) }
+        switch parsed {
+        case .unsupportedScheme:
             throw HTTPClientError(.unsupportedScheme, url: url, detail: "scheme \(url.scheme ?? "none")")
-        }
-        guard let host = url.host, !host.isEmpty else {
+        case .noHost:
             throw HTTPClientError(.invalidURL, url: url, detail: "no host")
+        case .origin(let key, let isHTTPS):
+            self.key = key
+            self.isHTTPS = isHTTPS
         }
-        key = "\(scheme)://\(host):\(url.port ?? 0)"
-        isHTTPS = scheme == "https"
+    }
+
+    private enum Parsed {
+        case origin(key: String, isHTTPS: Bool)
+        case unsupportedScheme
+        case noHost
+    }
+
+    /// `scheme ":" "//" [userinfo "@"] host [":" port]`, up to the path, query or fragment.
+    private static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Parsed {
+        guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else { return .unsupportedScheme }
+        let scheme = UnsafeBufferPointer(rebasing: text[..<colon])
+        let isHTTPS: Bool
+        if equalIgnoringASCIICase(scheme, "https".utf8) {
+            isHTTPS = true
+        } else if equalIgnoringASCIICase(scheme, "http".utf8) {
+            isHTTPS = false
+        } else {
+            return .unsupportedScheme
+        }
+        let slashes = colon + 1
+        guard text.count >= slashes + 2, text[slashes] == UInt8(ascii: "/"), text[slashes + 1] == UInt8(ascii: "/")
+        else { return .noHost }
+        var start = slashes + 2
+        var end = start
+        while end < text.count, text[end] != UInt8(ascii: "/"), text[end] != UInt8(ascii: "?"), text[end] != UInt8(ascii: "#") {
+            if text[end] == UInt8(ascii: "@") { start = end + 1 }  // past the userinfo
+            end += 1
+        }
+        let authority = UnsafeBufferPointer(rebasing: text[start..<end])
+        // The host is what precedes the port; "[::1]:8080" keeps its brackets.
+        let hostEnd = authority.lastIndex(of: UInt8(ascii: ":")).flatMap { index in
+            authority[index...].contains(UInt8(ascii: "]")) ? nil : index
+        } ?? authority.endIndex
+        guard hostEnd > authority.startIndex else { return .noHost }
+        return .origin(key: (isHTTPS ? "https://" : "http://") + String(decoding: authority, as: UTF8.self), isHTTPS: isHTTPS)
     }
 }
 
