@@ -17,7 +17,7 @@ struct TransferSettings: Sendable, Equatable {
 ///
 /// Read from the URL's text in one pass: Foundation's `scheme`, `host` and `port` each
 /// parse and percent-decode again, and cost more than the rest of a request's set-up.
-struct Origin: Sendable, Equatable {
+struct Origin: Sendable {
     /// `scheme://host[:port]` as written (scheme lowercased): the key of the per-host
     /// connection cap.
     let key: String

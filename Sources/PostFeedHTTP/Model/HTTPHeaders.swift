@@ -51,15 +51,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// The first value for `name` (case-insensitive); setting replaces every field of that
     /// name, `nil` removes them.
     public subscript(name: String) -> String? {
-        get {
-            switch storage {
-            case .fields(let fields): fields.first { $0.name.caseInsensitiveEquals(name) }?.value
-            case .wire(let wire): wire.values(for: name, first: true).first
-            }
-        }
+        get { values(for: name, firstOnly: true).first }
         set {
             modifyFields { fields in
-                fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+                fields.removeAll { equalIgnoringASCIICase($0.name.utf8, name.utf8) }
                 if let newValue { fields.append(Field(name: name, value: newValue)) }
             }
         }
@@ -67,9 +62,17 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Every value for `name`, in order (e.g. several `Link` or `Set-Cookie` fields).
     public func values(for name: String) -> [String] {
+        values(for: name, firstOnly: false)
+    }
+
+    /// The values of the fields called `name` (ASCII case ignored), or only the first.
+    private func values(for name: String, firstOnly: Bool) -> [String] {
         switch storage {
-        case .fields(let fields): fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
-        case .wire(let wire): wire.values(for: name, first: false)
+        case .fields(let fields):
+            let values = fields.lazy.filter { equalIgnoringASCIICase($0.name.utf8, name.utf8) }.map(\.value)
+            return firstOnly ? Array(values.prefix(1)) : Array(values)
+        case .wire(let wire):
+            return wire.values(for: name, firstOnly: firstOnly)
         }
     }
 
@@ -148,13 +151,13 @@ struct WireHeaderFields: Sendable {
     }
 
     /// The values of the fields called `name` (ASCII case ignored), or only the first.
-    func values(for name: String, first: Bool) -> [String] {
+    func values(for name: String, firstOnly: Bool) -> [String] {
         bytes.withUnsafeBufferPointer { buffer in
             var values: [String] = []
             for span in spans
             where equalIgnoringASCIICase(UnsafeBufferPointer(rebasing: buffer[span.nameStart..<span.nameEnd]), name.utf8) {
                 values.append(HeaderText.decode(buffer, span.nameEnd..<span.valueEnd))
-                if first { break }
+                if firstOnly { break }
             }
             return values
         }
@@ -174,17 +177,10 @@ enum HeaderText {
 }
 
 /// Equal but for the case of ASCII letters, as header names compare (RFC 9110 §5.1).
+/// Byte by byte: `lowercased()` would allocate two strings per comparison.
 func equalIgnoringASCIICase(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     return zip(a, b).allSatisfy { a, b in
         a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
-    }
-}
-
-extension String {
-    /// Equal but for the case of ASCII letters. Byte by byte: `lowercased()` would allocate
-    /// two strings per comparison.
-    func caseInsensitiveEquals(_ other: String) -> Bool {
-        equalIgnoringASCIICase(utf8, other.utf8)
     }
 }
