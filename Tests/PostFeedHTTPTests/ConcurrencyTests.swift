@@ -93,6 +93,76 @@ extension NginxSuite {
             #expect(Set(lines.map(\.connection)).count <= 3)
         }
 
+        /// nginx under another name: its own origin to the client (own cap, own queue).
+        private func otherOrigin(_ nginx: NginxServer, _ path: String) throws -> URL {
+            try #require(URL(string: "http://localhost:\(nginx.port)\(path)"))
+        }
+
+        @Test(.timeLimit(.minutes(1)))
+        func requestsQueuedForAFullHostDoNotHoldBackAnotherHost() async throws {
+            // Given one connection per host, the held server's taken, and three more
+            // requests to it queued behind
+            let nginx = try currentNginx()
+            let held = try HeldResponseServer()
+            try await withTestClient({
+                $0.maximumConnections = 8
+                $0.maximumConnectionsPerHost = 1
+            }) { client in
+                let blocker = Task { try await client.get(held.url) }
+                await held.waitForRequest()
+                let queuedBehind = (1...3).map { index in
+                    Task { try await client.get(held.url.appending(queryItems: [URLQueryItem(name: "i", value: "\(index)")])) }
+                }
+                try await Task.sleep(for: .milliseconds(100))
+
+                // When another host is asked for something
+                let other = try await client.get(otherOrigin(nginx, "/files/hello.txt")).requireSuccess()
+
+                // Then it is served while the first host is still busy
+                #expect(other.body == TestFiles.hello)
+                queuedBehind.forEach { $0.cancel() }
+                for task in queuedBehind {
+                    await expectHTTPError(.cancelled) { try await task.value }
+                }
+                held.release()
+                #expect(try await blocker.value.body == Data("held".utf8))
+            }
+        }
+
+        @Test func queuedRequestsStartInArrivalOrderAcrossHostsAfterHigherPriorities() async throws {
+            // Given one connection in all, held busy
+            let nginx = try currentNginx()
+            let held = try HeldResponseServer()
+            let run = UUID().uuidString
+            try await withTestClient({ $0.maximumConnections = 1 }) { client in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { _ = try await client.get(held.url).requireSuccess() }
+                    await held.waitForRequest()
+
+                    // When low-priority requests to two hosts queue up, interleaved, then a
+                    // high one to the second host
+                    let queued: [(name: String, url: URL, priority: HTTPPriority)] = try [
+                        ("a1", nginx.url("/files/hello.txt?run=\(run)&name=a1"), .low),
+                        ("b1", otherOrigin(nginx, "/files/hello.txt?run=\(run)&name=b1"), .low),
+                        ("b2", otherOrigin(nginx, "/files/hello.txt?run=\(run)&name=b2"), .low),
+                        ("a2", nginx.url("/files/hello.txt?run=\(run)&name=a2"), .low),
+                        ("b3", otherOrigin(nginx, "/files/hello.txt?run=\(run)&name=b3"), .high),
+                    ]
+                    for request in queued {
+                        group.addTask { _ = try await client.get(request.url, priority: request.priority).requireSuccess() }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    held.release()
+                    try await group.waitForAll()
+                }
+            }
+
+            // Then nginx served the high one first, then the rest in the order they came
+            let lines = await nginx.logLines(containing: run, atLeast: 5)
+            let names = lines.compactMap { $0.uri.split(separator: "=").last.map(String.init) }
+            #expect(names == ["b3", "a1", "b1", "b2", "a2"])
+        }
+
         @Test func aLaterHighPriorityRequestOvertakesQueuedLowOnes() async throws {
             // Given one connection, held busy by a server that answers only when told to
             let nginx = try currentNginx()

@@ -49,8 +49,8 @@ final class CurlMultiEngine: @unchecked Sendable {
     private let stopped = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     // MARK: Engine-thread state
-    /// Queued transfers, one FIFO per priority, highest first when scheduling.
-    private var queued: [[Transfer]] = Array(repeating: [], count: HTTPPriority.allCases.count)
+    /// Queued transfers, highest priority first, then in arrival order among hosts with room.
+    private var waiting = WaitingRoom<Transfer>(levels: HTTPPriority.allCases.count)
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var runningPerHost: [String: Int] = [:]
     private var handlePool: [EasyHandle] = []
@@ -168,7 +168,7 @@ final class CurlMultiEngine: @unchecked Sendable {
                 if transfer.isCancelled {
                     transfer.finish(.failure(HTTPClientError(.cancelled, url: transfer.request.url)))
                 } else {
-                    queued[transfer.request.priority.rawValue].append(transfer)
+                    waiting.append(transfer, level: transfer.request.priority.rawValue, origin: transfer.origin.key)
                 }
             case .cancel(let transfer):
                 cancelNow(transfer)
@@ -187,9 +187,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             logger.debug("cancelled running transfer", metadata: ["url": "\(transfer.request.url)"])
             return
         }
-        let level = transfer.request.priority.rawValue
-        if let index = queued[level].firstIndex(where: { $0 === transfer }) {
-            queued[level].remove(at: index)
+        if waiting.remove(transfer, level: transfer.request.priority.rawValue, origin: transfer.origin.key) {
             transfer.finish(.failure(error))
         }
         // Otherwise it finished already, or its `.add` is still behind us in the inbox and
@@ -199,18 +197,10 @@ final class CurlMultiEngine: @unchecked Sendable {
     /// Moves queued transfers into the multi handle, highest priority first, as long as
     /// the total and per-host caps allow.
     private func startQueued() {
-        for level in queued.indices.reversed() {
-            var index = 0
-            while index < queued[level].count {
-                guard running.count < limits.maximumConnections else { return }
-                let transfer = queued[level][index]
-                if runningPerHost[transfer.origin.key, default: 0] >= limits.maximumConnectionsPerHost {
-                    index += 1
-                    continue
-                }
-                queued[level].remove(at: index)
-                start(transfer)
-            }
+        while running.count < limits.maximumConnections,
+            let transfer = waiting.popFirst(where: { runningPerHost[$0, default: 0] < limits.maximumConnectionsPerHost })
+        {
+            start(transfer)
         }
     }
 
@@ -271,11 +261,8 @@ final class CurlMultiEngine: @unchecked Sendable {
             if let easy = transfer.easy { detach(transfer, easy: easy) }
             transfer.finish(.failure(HTTPClientError(.shutdown, url: transfer.request.url)))
         }
-        for level in queued.indices {
-            for transfer in queued[level] {
-                transfer.finish(.failure(HTTPClientError(.shutdown, url: transfer.request.url)))
-            }
-            queued[level].removeAll()
+        for transfer in waiting.removeAll() {
+            transfer.finish(.failure(HTTPClientError(.shutdown, url: transfer.request.url)))
         }
         // Late submissions that raced with shutdown.
         let late = inbox.withLock { state -> [Command] in
