@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedHTTP
 
 /// A child process: measures one client once and prints a ``Measurement``.
 enum ChildRun {
@@ -19,7 +20,9 @@ enum ChildRun {
             case .postfeedMemory:
                 tally = try await PostFeedFetch.inMemory(urls: urls, concurrency: concurrency)
             case .postfeedQueued:
-                tally = try await PostFeedFetch.allQueued(urls: urls, concurrency: concurrency)
+                tally = try await PostFeedFetch.allQueued(urls: urls, configuration: PostFeedFetch.configuration(concurrency: concurrency))
+            case .postfeedQueuedDefaultCaps:
+                tally = try await PostFeedFetch.allQueued(urls: urls, configuration: HTTPClient.Configuration(retryPolicy: .never))
             case .postfeedDownload:
                 guard let folder = arguments.downloadFolder else {
                     throw UsageError("postfeed-download needs --download-folder")

@@ -4,6 +4,10 @@ import Foundation
 enum Client: String, CaseIterable, Sendable {
     case postfeedMemory = "postfeed"
     case postfeedQueued = "postfeed-queued"
+    /// As `postfeed-queued`, with the library's default caps instead of N and N: the total
+    /// cap then never binds for one host, so it measures how the engine picks the next
+    /// transfer among many waiting for a host that is full. Only run when named.
+    case postfeedQueuedDefaultCaps = "postfeed-queued-default-caps"
     case postfeedDownload = "postfeed-download"
     case bareLibcurl = "libcurl-multi"
     case bareLibcurlReusingBuffers = "libcurl-multi-reuse"
@@ -13,13 +17,14 @@ enum Client: String, CaseIterable, Sendable {
     /// Fetches nothing: the RSS every in-process client starts from.
     case idle
 
-    /// Every real client, in table order.
-    static let measured = allCases.filter { $0 != .idle }
+    /// The clients of the comparison, in table order.
+    static let measured = allCases.filter { $0 != .idle && $0 != .postfeedQueuedDefaultCaps }
 
     var title: String {
         switch self {
         case .postfeedMemory: "PostFeed `HTTPClient` (memory)"
         case .postfeedQueued: "PostFeed `HTTPClient` (memory), all 1000 queued at once"
+        case .postfeedQueuedDefaultCaps: "PostFeed `HTTPClient` (memory), all queued at once, default caps (64, 16 per host)"
         case .postfeedDownload: "PostFeed `HTTPClient.download` (files)"
         case .bareLibcurl: "bare libcurl multi loop (C), a buffer per body"
         case .bareLibcurlReusingBuffers: "bare libcurl multi loop (C), buffers reused"

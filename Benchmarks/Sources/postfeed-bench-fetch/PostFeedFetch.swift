@@ -20,9 +20,9 @@ enum PostFeedFetch {
 
     /// Every request at once: the engine's queue and its connection cap do the pacing, so
     /// the next transfer starts on the engine thread without waiting for a Swift task.
-    static func allQueued(urls: [String], concurrency: Int) async throws -> Tally {
+    static func allQueued(urls: [String], configuration: HTTPClient.Configuration) async throws -> Tally {
         let urls = urls.compactMap(URL.init(string:))
-        return try await HTTPClient.withHTTPClient(configuration: configuration(concurrency: concurrency)) { client in
+        return try await HTTPClient.withHTTPClient(configuration: configuration) { client in
             await withTaskGroup(of: Int?.self) { group in
                 for url in urls {
                     group.addTask {
