@@ -10,9 +10,13 @@ extension HTTPClient {
         public var maximumRedirects: Int
         /// Bodies larger than this abort while streaming with `.bodyTooLarge`. Default 50 MiB.
         public var maximumBodySize: Int
-        /// Connections (and transfers in flight) across all hosts. Default 64.
+        /// Connections, and transfers in flight, across all hosts. Default 64. Requests
+        /// beyond it wait in the client's queue (highest priority first, then in the order
+        /// they came), not in libcurl.
         public var maximumConnections: Int
-        /// Connections (and HTTP/1.1 transfers in flight) to one host. Default 16.
+        /// Connections to one host (`scheme://host:port` as written), and transfers in
+        /// flight to it: over HTTP/2 these are streams sharing one connection, and the cap
+        /// still bounds them. Default 16.
         public var maximumConnectionsPerHost: Int
         /// Send `Accept-Encoding` with every encoding libcurl supports and decode the body.
         public var acceptEncoding: Bool
