@@ -6,9 +6,9 @@ struct PostFeedCommand: AsyncParsableCommand {
         commandName: "postfeed",
         abstract: "Read a feed of posts page by page, with images cached and your place kept between runs.",
         discussion: """
-            Without --base-url, postfeed starts its built-in fixture backend on a loopback port,
-            so the first run needs no setup. Each list mode (infinite scroll, numbered pages)
-            keeps its place in Cache/State/, and images are cached in memory and in
+            Without --base-url, postfeed starts its built-in fixture backend on a loopback \
+            port, so the first run needs no setup. Each list mode (infinite scroll, numbered \
+            pages) keeps its place in Cache/State/, and images are cached in memory and in \
             Cache/ImageCache/.
 
             Examples:

@@ -12,7 +12,7 @@ struct CacheCommand: AsyncParsableCommand {
               postfeed cache stats
               postfeed cache verify --json
               postfeed cache prune
-              postfeed cache clear            State/ is kept; use 'postfeed state reset' for that
+              postfeed cache clear        keeps State/ ('postfeed state reset' clears that)
             """,
         subcommands: [Stats.self, Verify.self, Prune.self, Clear.self],
         defaultSubcommand: Stats.self)
