@@ -23,7 +23,7 @@ enum Client: String, CaseIterable, Sendable {
     var title: String {
         switch self {
         case .postfeedMemory: "PostFeed `HTTPClient` (memory)"
-        case .postfeedQueued: "PostFeed `HTTPClient` (memory), all 1000 queued at once"
+        case .postfeedQueued: "PostFeed `HTTPClient` (memory), all queued at once"
         case .postfeedQueuedDefaultCaps: "PostFeed `HTTPClient` (memory), all queued at once, default caps (64, 16 per host)"
         case .postfeedDownload: "PostFeed `HTTPClient.download` (files)"
         case .bareLibcurl: "bare libcurl multi loop (C), a buffer per body"
