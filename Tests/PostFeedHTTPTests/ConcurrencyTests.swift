@@ -130,7 +130,34 @@ extension NginxSuite {
         }
 
         @Test func queuedRequestsStartInArrivalOrderAcrossHostsAfterHigherPriorities() async throws {
-            // Given one connection in all, held busy
+            // When low-priority requests to two hosts queue up behind the only connection,
+            // interleaved, and then a high one to the second host
+            let names = try await servedOrder([
+                ("a1", "127.0.0.1", .low), ("b1", "localhost", .low), ("b2", "localhost", .low),
+                ("a2", "127.0.0.1", .low), ("b3", "localhost", .high),
+            ])
+
+            // Then nginx served the high one first, then the rest in the order they came
+            #expect(names == ["b3", "a1", "b1", "b2", "a2"])
+        }
+
+        @Test func aLaterHighPriorityRequestOvertakesQueuedLowOnes() async throws {
+            // When three low-priority requests queue up behind the only connection, then a high one
+            let names = try await servedOrder([
+                ("low1", "127.0.0.1", .low), ("low2", "127.0.0.1", .low), ("low3", "127.0.0.1", .low),
+                ("high", "127.0.0.1", .high),
+            ])
+
+            // Then nginx served the high one first and the low ones after it, in their order
+            #expect(names == ["high", "low1", "low2", "low3"])
+        }
+
+        /// Holds a client's only connection busy, queues `requests` (to nginx under `host`)
+        /// 100 ms apart so their arrival order is theirs, releases the connection, and returns
+        /// their names in the order nginx served them. Read from nginx's log, not from the
+        /// callers' completions: on one connection the transfers run one after another, but
+        /// their callers' tasks may resume in any order when responses arrive microseconds apart.
+        private func servedOrder(_ requests: [(name: String, host: String, priority: HTTPPriority)]) async throws -> [String] {
             let nginx = try currentNginx()
             let held = try HeldResponseServer()
             let run = UUID().uuidString
@@ -138,63 +165,18 @@ extension NginxSuite {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { _ = try await client.get(held.url).requireSuccess() }
                     await held.waitForRequest()
-
-                    // When low-priority requests to two hosts queue up, interleaved, then a
-                    // high one to the second host
-                    let queued: [(name: String, url: URL, priority: HTTPPriority)] = try [
-                        ("a1", nginx.url("/files/hello.txt?run=\(run)&name=a1"), .low),
-                        ("b1", otherOrigin(nginx, "/files/hello.txt?run=\(run)&name=b1"), .low),
-                        ("b2", otherOrigin(nginx, "/files/hello.txt?run=\(run)&name=b2"), .low),
-                        ("a2", nginx.url("/files/hello.txt?run=\(run)&name=a2"), .low),
-                        ("b3", otherOrigin(nginx, "/files/hello.txt?run=\(run)&name=b3"), .high),
-                    ]
-                    for request in queued {
-                        group.addTask { _ = try await client.get(request.url, priority: request.priority).requireSuccess() }
+                    for request in requests {
+                        let url = try #require(
+                            URL(string: "http://\(request.host):\(nginx.port)/files/hello.txt?run=\(run)&name=\(request.name)"))
+                        group.addTask { _ = try await client.get(url, priority: request.priority).requireSuccess() }
                         try await Task.sleep(for: .milliseconds(100))
                     }
                     held.release()
                     try await group.waitForAll()
                 }
             }
-
-            // Then nginx served the high one first, then the rest in the order they came
-            let lines = await nginx.logLines(containing: run, atLeast: 5)
-            let names = lines.compactMap { $0.uri.split(separator: "=").last.map(String.init) }
-            #expect(names == ["b3", "a1", "b1", "b2", "a2"])
-        }
-
-        @Test func aLaterHighPriorityRequestOvertakesQueuedLowOnes() async throws {
-            // Given one connection, held busy by a server that answers only when told to
-            let nginx = try currentNginx()
-            let held = try HeldResponseServer()
-            let run = UUID().uuidString
-            try await withTestClient({ $0.maximumConnections = 1 }) { client in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    func start(_ url: URL, _ priority: HTTPPriority) {
-                        group.addTask { _ = try await client.get(url, priority: priority).requireSuccess() }
-                    }
-                    start(held.url, .normal)
-                    await held.waitForRequest()
-
-                    // When three low-priority requests queue up behind it, and then a high one
-                    for index in 1...3 {
-                        start(nginx.url("/files/hello.txt?run=\(run)&name=low\(index)"), .low)
-                        try await Task.sleep(for: .milliseconds(100))
-                    }
-                    start(nginx.url("/files/hello.txt?run=\(run)&name=high"), .high)
-                    try await Task.sleep(for: .milliseconds(100))
-                    held.release()
-                    try await group.waitForAll()
-                }
-            }
-
-            // Then nginx served the high one first and the low ones after it, in their order.
-            // (The server's log, not the callers' completion order: on one connection the
-            // transfers run one after another, but their callers' tasks may resume in any
-            // order when the responses arrive a few microseconds apart.)
-            let lines = await nginx.logLines(containing: run, atLeast: 4)
-            let names = lines.compactMap { $0.uri.split(separator: "=").last.map(String.init) }
-            #expect(names == ["high", "low1", "low2", "low3"])
+            let lines = await nginx.logLines(containing: run, atLeast: requests.count)
+            return lines.compactMap { $0.uri.split(separator: "=").last.map(String.init) }
         }
     }
 }
