@@ -83,12 +83,8 @@ package struct JSONParser<Value: JSONTreeValue> {
         index += 1  // {
         var members: [(key: String, value: Value)] = []
         skipWhitespace()
-        if peek(UInt8(ascii: "}")) {
-            index += 1
-            depth -= 1
-            return .jsonObject(members)
-        }
-        while true {
+        if leaveContainer(at: UInt8(ascii: "}")) { return .jsonObject(members) }
+        repeat {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw error("unexpected \(found()), expected a key in quotes") }
             let key = try parseString()
@@ -97,17 +93,8 @@ package struct JSONParser<Value: JSONTreeValue> {
             index += 1
             skipWhitespace()
             members.append((key, try parseValue()))
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                index += 1
-            } else if peek(UInt8(ascii: "}")) {
-                index += 1
-                depth -= 1
-                return .jsonObject(members)
-            } else {
-                throw error("unexpected \(found()), expected ',' or '}' in an object")
-            }
-        }
+        } while try nextElement(before: "}", in: "an object")
+        return .jsonObject(members)
     }
 
     private mutating func parseArray() throws(JSONParseError) -> Value {
@@ -115,30 +102,37 @@ package struct JSONParser<Value: JSONTreeValue> {
         index += 1  // [
         var elements: [Value] = []
         skipWhitespace()
-        if peek(UInt8(ascii: "]")) {
-            index += 1
-            depth -= 1
-            return .jsonArray(elements)
-        }
-        while true {
+        if leaveContainer(at: UInt8(ascii: "]")) { return .jsonArray(elements) }
+        repeat {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                index += 1
-            } else if peek(UInt8(ascii: "]")) {
-                index += 1
-                depth -= 1
-                return .jsonArray(elements)
-            } else {
-                throw error("unexpected \(found()), expected ',' or ']' in an array")
-            }
-        }
+        } while try nextElement(before: "]", in: "an array")
+        return .jsonArray(elements)
     }
 
     private mutating func enterContainer() throws(JSONParseError) {
         depth += 1
         guard depth <= Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
+    }
+
+    /// Steps over `close` and leaves the container when it is next; `false` otherwise.
+    private mutating func leaveContainer(at close: UInt8) -> Bool {
+        guard peek(close) else { return false }
+        index += 1
+        depth -= 1
+        return true
+    }
+
+    /// After an element: `true` past a `,` (another element follows), `false` past the
+    /// container's `close` (it is left), and an error naming both for anything else.
+    private mutating func nextElement(before close: Unicode.Scalar, in container: String) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        if peek(UInt8(ascii: ",")) {
+            index += 1
+            return true
+        }
+        if leaveContainer(at: UInt8(ascii: close)) { return false }
+        throw error("unexpected \(found()), expected ',' or '\(close)' in \(container)")
     }
 
     // MARK: Strings
