@@ -75,3 +75,23 @@ extension NginxSuite.ShutdownTests {
         }
     }
 }
+
+extension NginxSuite.ShutdownTests {
+    /// The engine thread carries its name into the kernel, where `top -H`, `perf` and
+    /// `gdb` read it; Foundation's `Thread.name` alone does not put it there on Linux.
+    @Test func theEngineThreadIsNamedInTheKernel() async throws {
+        let nginx = try currentNginx()
+        try await HTTPClient.withHTTPClient(configuration: testConfiguration()) { client in
+            _ = try await client.get(nginx.url("/files/hello.txt"))
+            #expect(kernelThreadNames().contains("postfeed-curl"))
+        }
+    }
+
+    private func kernelThreadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+}

@@ -12,6 +12,7 @@ import Synchronization
 /// }
 /// ```
 /// A client that is simply released also stops its thread, without waiting for it.
+/// The thread is named `postfeed-curl` (in `top -H`, `perf` and debuggers).
 public final class HTTPClient: HTTPLoading {
     public let configuration: Configuration
     private let engine: CurlMultiEngine

@@ -37,6 +37,9 @@ final class CurlMultiEngine: @unchecked Sendable {
         }
     }
 
+    /// The engine thread's name: at most 15 bytes, the kernel's limit.
+    static let threadName = "postfeed-curl"
+
     struct Limits: Sendable {
         var maximumConnections: Int
         var maximumConnectionsPerHost: Int
@@ -67,7 +70,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         _ = pf_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumConnections)
         _ = pf_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         let thread = Thread { [self] in self.run() }
-        thread.name = "postfeed-curl"
+        thread.name = Self.threadName
         thread.start()
     }
 
@@ -125,6 +128,7 @@ final class CurlMultiEngine: @unchecked Sendable {
     // MARK: Engine thread
 
     private func run() {
+        nameThisThread()
         var stopping = false
         while !stopping {
             stopping = drainInbox()
@@ -152,6 +156,14 @@ final class CurlMultiEngine: @unchecked Sendable {
             return state.waiters
         }
         waiters.forEach { $0.resume() }
+    }
+
+    /// Gives the engine thread its name in the kernel too, where `top -H`, `perf`, `gdb`
+    /// and `/proc/<pid>/task/*/comm` see it. On Linux, Foundation's `Thread.name` set
+    /// before `start()` stays inside Foundation, and the thread would keep the name of
+    /// whichever thread created it (often a Dispatch worker).
+    private func nameThisThread() {
+        pf_name_current_thread(Self.threadName)
     }
 
     /// Applies queued commands; returns `true` when shutdown was requested.
