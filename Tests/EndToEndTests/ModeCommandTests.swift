@@ -33,6 +33,7 @@ struct ModeCommandTests {
             #expect(switched.anchorPostID == 31)
             #expect(switched.anchorPosition == 31)
             #expect(switched.startedFresh == false)
+            #expect(switched.alreadyCurrent == false)
 
             let mode = try await sandbox.run(["mode", "--page-size", "10"], against: server)
             #expect(mode.outputLines == ["paged"], "\(mode)")
@@ -83,6 +84,44 @@ struct ModeCommandTests {
             #expect(run.standardOutput.contains("from the top"), "\(run)")
             let state = try StateJSON.decode(contentsOf: sandbox.pagedStateFile)
             #expect(state.currentPage == 1)
+        }
+    }
+
+    @Test("naming the current mode keeps its place: the other mode's older place is not carried over")
+    func switchToTheCurrentModeChangesNothing() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given: infinite mode with posts 1–40 loaded, and no paged state
+            let list = try await sandbox.run(["list", "--pages", "2", "--no-images"], against: server)
+            try #require(list.succeeded, "\(list)")
+            let infiniteBefore = try Data(contentsOf: sandbox.infiniteStateFile)
+
+            // When
+            let again = try await sandbox.run(["mode", "infinite", "--json"], against: server)
+
+            // Then: the infinite state is byte for byte the same, and no paged state appeared
+            #expect(again.succeeded, "\(again)")
+            let report = try ModeJSON.decode(again.standardOutput, from: "mode infinite --json")
+            #expect(report.mode == "infinite")
+            #expect(report.alreadyCurrent == true)
+            #expect(report.startedFresh == false)
+            #expect(try Data(contentsOf: sandbox.infiniteStateFile) == infiniteBefore)
+            #expect(!FileManager.default.fileExists(atPath: sandbox.pagedStateFile.path))
+
+            // Given: paged mode at page 5, the infinite place now older
+            let page = try await sandbox.run(["page", "5", "--no-images"], against: server)
+            try #require(page.succeeded, "\(page)")
+
+            // When
+            let pagedAgain = try await sandbox.run(["mode", "paged"], against: server)
+
+            // Then: still page 5, and the text says nothing changed
+            #expect(pagedAgain.succeeded, "\(pagedAgain)")
+            #expect(pagedAgain.outputLines.first?.hasPrefix("paged mode at page 5") == true, "\(pagedAgain)")
+            #expect(pagedAgain.standardOutput.contains("already the current mode"), "\(pagedAgain)")
+            #expect(try StateJSON.decode(contentsOf: sandbox.pagedStateFile).currentPage == 5)
+            let next = try await sandbox.run(["page", "--no-images"], against: server)
+            #expect(next.outputLines.first?.hasPrefix("Page 5 of") == true, "\(next)")
         }
     }
 

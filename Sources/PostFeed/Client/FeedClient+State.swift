@@ -24,6 +24,9 @@ public struct ModeSwitchReport: Sendable {
     public var anchor: ScrollAnchor?
     /// There was no place to carry over: the new mode starts at the top.
     public var startedFresh: Bool
+    /// `to` was already the current mode: nothing was converted or saved, and `page` and
+    /// `anchor` are the place it keeps.
+    public var alreadyCurrent: Bool
     public var notices: [String]
 }
 
@@ -34,16 +37,24 @@ extension FeedClient {
     /// neither has state). Unusable state files are set aside and reported in `notices`.
     public func currentMode() -> (mode: ListMode, notices: [String]) {
         var notices: [String] = []
+        let states = loadBothStates(notices: &notices)
+        return (states.current, notices)
+    }
+
+    /// Both modes' usable states, and which of them was saved last.
+    private func loadBothStates(notices: inout [String]) -> (infinite: ListState?, paged: ListState?, current: ListMode) {
         let infinite = loadState(.infinite, notices: &notices)
         let paged = loadState(.paged, notices: &notices)
         switch (infinite, paged) {
         case (let i?, let p?):
             // `savedAt` has whole seconds; two saves within one second are told apart by
             // the files' modification times.
-            if p.savedAt != i.savedAt { return (p.savedAt > i.savedAt ? .paged : .infinite, notices) }
-            return (modificationDate(of: .paged) > modificationDate(of: .infinite) ? .paged : .infinite, notices)
-        case (nil, _?): return (.paged, notices)
-        default: return (.infinite, notices)
+            let pagedIsNewer = p.savedAt != i.savedAt
+                ? p.savedAt > i.savedAt
+                : modificationDate(of: .paged) > modificationDate(of: .infinite)
+            return (i, p, pagedIsNewer ? .paged : .infinite)
+        case (nil, _?): return (infinite, paged, .paged)
+        default: return (infinite, paged, .infinite)
         }
     }
 
@@ -154,12 +165,22 @@ extension FeedClient {
 
     /// Makes `mode` the current mode, carrying the reader's place over from the other one:
     /// infinite at post #37 with page size 10 opens paged mode at page 4, and back.
+    ///
+    /// Asking for the mode that is already current changes nothing: its own place is newer
+    /// than the other mode's, so converting that one would move the reader back.
     public func switchMode(to mode: ListMode) throws(ListStateError) -> ModeSwitchReport {
         let source: ListMode = mode == .paged ? .infinite : .paged
         var notices: [String] = []
+        let states = loadBothStates(notices: &notices)
+        if states.current == mode {
+            let state = mode == .paged ? states.paged : states.infinite
+            return ModeSwitchReport(
+                from: mode, to: mode, page: state?.currentPage, anchor: state?.anchor,
+                startedFresh: false, alreadyCurrent: true, notices: notices)
+        }
         let target: ListState
         var fresh = false
-        if let state = loadState(source, notices: &notices) {
+        if let state = mode == .paged ? states.infinite : states.paged {
             var converted = state.switched(to: mode, pageSize: configuration.pageSize, firstPageKey: repository.firstPageKey)
             converted.savedAt = Date()
             if mode == .infinite { converted.loadedPageCounts = nil }
@@ -173,7 +194,8 @@ extension FeedClient {
         }
         try stateStore.save(target)
         return ModeSwitchReport(
-            from: source, to: mode, page: target.currentPage, anchor: target.anchor, startedFresh: fresh, notices: notices)
+            from: source, to: mode, page: target.currentPage, anchor: target.anchor, startedFresh: fresh,
+            alreadyCurrent: false, notices: notices)
     }
 
     // MARK: Helpers

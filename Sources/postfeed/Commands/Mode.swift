@@ -8,7 +8,7 @@ struct Mode: AsyncParsableCommand {
         abstract: "Show the current list mode, or switch to another keeping your place.",
         discussion: """
             Switching carries the post in view over: infinite at post #37 with page size 10
-            opens paged mode at page 4, and back.
+            opens paged mode at page 4, and back. Naming the current mode changes nothing.
 
             Examples:
               postfeed mode
@@ -49,12 +49,14 @@ struct Mode: AsyncParsableCommand {
             if json {
                 return try JSONOutput.print(ModeOutput(
                     mode: report.to.rawValue, page: report.page, anchorPostID: report.anchor?.postID,
-                    anchorPosition: report.anchor.map { $0.index + 1 }, startedFresh: report.startedFresh))
+                    anchorPosition: report.anchor.map { $0.index + 1 }, startedFresh: report.startedFresh,
+                    alreadyCurrent: report.alreadyCurrent))
             }
             var line = "\(report.to.rawValue) mode"
             if let page = report.page { line += " at page \(page)" }
             if let anchor = report.anchor { line += ", post #\(anchor.index + 1) (id \(anchor.postID)) in view" }
             if report.startedFresh { line += " (no place to carry over: from the top)" }
+            if report.alreadyCurrent { line += " (already the current mode: nothing changed)" }
             print(line)
         }
     }
@@ -66,4 +68,5 @@ struct ModeOutput: Encodable {
     var anchorPostID: Int?
     var anchorPosition: Int?
     var startedFresh: Bool
+    var alreadyCurrent: Bool
 }

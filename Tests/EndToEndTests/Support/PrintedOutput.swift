@@ -107,6 +107,7 @@ struct ModeJSON: Decodable {
     var anchorPostID: Int?
     var anchorPosition: Int?
     var startedFresh: Bool
+    var alreadyCurrent: Bool
 }
 
 extension Decodable {
