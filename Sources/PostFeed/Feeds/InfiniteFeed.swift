@@ -7,7 +7,9 @@ import PostFeedHTTP
 /// - ``loadMoreIfNeeded(visibleIndex:)`` loads the next page when the reader is within
 ///   ``Configuration/prefetchThreshold`` items of the end (default 5).
 /// - **Single-flight**: concurrent calls join the one load in flight; a page is never
-///   fetched twice.
+///   fetched twice. A cancelled caller leaves at once; the load stops when all have left.
+/// - **Overlapping calls**: a page that arrives after ``refresh()`` or
+///   ``restore(_:hiddenPostIDs:)`` replaced the list is dropped, never appended to the new one.
 /// - **Dedup by post id**: a page that overlaps posts already loaded (items inserted
 ///   upstream shift offsets) is trimmed of them, so the list has neither duplicates nor gaps.
 /// - **Window**: with ``Configuration/maximumResidentPages`` set, only that many pages keep
@@ -93,7 +95,11 @@ public actor InfiniteFeed {
     /// Why the background catalog load stopped, if it failed.
     public private(set) var backgroundError: RepositoryError?
     private var focusIndex = 0
-    private var loadTask: Task<Int, any Error>?
+    /// The load in flight and the callers waiting for it.
+    private var loadFlight: LoadFlight?
+    /// Bumped whenever the list is replaced (``refresh()``, ``restore(_:hiddenPostIDs:)``):
+    /// work that awaited across a replacement must not write into the new list.
+    private var generation = 0
     private var backgroundTask: Task<Void, Never>?
     /// The next page being warmed in the page cache, and its key.
     private var pagePrefetch: PagePrefetch?
@@ -114,7 +120,7 @@ public actor InfiniteFeed {
     /// Posts loaded so far (resident or not).
     public var count: Int { segments.reduce(0) { $0 + $1.postIDs.count } }
     public var hasMore: Bool { nextKey != nil }
-    public var isLoadingMore: Bool { loadTask != nil }
+    public var isLoadingMore: Bool { loadFlight != nil }
     public var isBackgroundLoading: Bool { backgroundTask != nil }
     /// Every loaded post id, in order.
     public var loadedPostIDs: [Int] { segments.flatMap(\.postIDs) }
@@ -137,8 +143,14 @@ public actor InfiniteFeed {
         focusIndex = max(0, range.lowerBound)
         var result: [Post] = []
         var index = max(0, range.lowerBound)
+        var listGeneration = generation
         while index < min(range.upperBound, count), let (segment, _) = locate(index) {
             try await makeResident(segment)
+            if generation != listGeneration {
+                // The list was replaced while a page loaded: read the range from the new one.
+                (result, index, listGeneration) = ([], max(0, range.lowerBound), generation)
+                continue
+            }
             // Making a page resident may drop posts deleted upstream: locate again.
             guard let (current, offset) = locate(index), current == segment, let posts = segments[segment].posts else {
                 continue
@@ -179,24 +191,32 @@ public actor InfiniteFeed {
     /// Loads the next page, joining the load in flight if there is one. Returns the number
     /// of posts added (0 at the end). With ``Configuration/unseenOnly`` pages that hold only
     /// hidden posts are skipped.
+    ///
+    /// A cancelled caller gets `.cancelled` at once; the load itself stops when every caller
+    /// waiting for it has been cancelled, and then adds nothing.
     @discardableResult
     public func loadMore(priority: HTTPPriority = .high) async throws(RepositoryError) -> Int {
-        if let loadTask { return try await Self.value(of: loadTask) }
-        guard hasMore else { return 0 }
-        let task = Task { try await self.performLoadMore(priority: priority) }
-        loadTask = task
-        defer { loadTask = nil }
-        return try await Self.value(of: task)
+        guard loadFlight != nil || hasMore else { return 0 }
+        let waiter = UUID()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: LoadFlight.Waiter) in
+                joinLoad(priority: priority, waiter: waiter, continuation: continuation)
+            }
+        } onCancel: {
+            Task { await self.leaveLoad(waiter: waiter) }
+        }
+        return try result.get()
     }
 
     /// Back to page 1 from the network, page cache invalidated, background load cancelled.
     /// When it fails, the old content stays and the error is thrown; call again to retry.
     public func refresh() async throws(RepositoryError) {
         cancelBackgroundCatalogLoad()
-        if let loadTask { _ = try? await loadTask.value }
+        if let loadFlight { await loadFlight.task.value }
         let first = try await repository.page(repository.firstPageKey, cachePolicy: .reload, priority: .high)
         // Only now that page 1 arrived is the old list dropped.
         await repository.invalidateCachedPages()
+        generation += 1
         segments = []
         knownIDs = []
         nextKey = first.nextKey
@@ -210,6 +230,7 @@ public actor InfiniteFeed {
     /// Replaces the feed with saved pages; their posts are read lazily through
     /// ``posts(in:)`` (page cache first).
     public func restore(_ snapshot: Snapshot, hiddenPostIDs: PostIDSet = PostIDSet()) {
+        generation += 1
         segments = snapshot.segments.map { Segment(key: $0.key, postIDs: $0.postIDs) }
         knownIDs = Set(segments.flatMap(\.postIDs))
         nextKey = snapshot.nextKey
@@ -259,6 +280,8 @@ public actor InfiniteFeed {
             for _ in 0..<batchSize where hasMore && !Task.isCancelled {
                 do {
                     _ = try await loadMore(priority: .low)
+                } catch where error.code == .cancelled {
+                    return
                 } catch {
                     backgroundError = error
                     logger.info("background catalog load stopped", metadata: ["error": "\(error)"])
@@ -276,20 +299,27 @@ public actor InfiniteFeed {
         // Skipping pages of hidden posts is bounded so a fully-seen catalog ends quickly.
         var pagesTried = 0
         while added == 0, let key = nextKey, pagesTried < 50 {
-            if Task.isCancelled { throw RepositoryError(.network, url: nil, page: key, message: "loading was cancelled") }
+            let listGeneration = generation
+            try Self.checkCancellation(page: key)
             if let prefetch = pagePrefetch, prefetch.key == key {
                 // Single flight across prefetch and load: the page lands in the cache once.
                 await prefetch.task.value
-                pagePrefetch = nil
+                if pagePrefetch?.key == key { pagePrefetch = nil }
             }
             let page: Page
             do {
                 page = try await repository.page(key, cachePolicy: .useCache, priority: priority)
             } catch where error.code == .pageOutOfRange {
+                try Self.checkCancellation(page: key)
+                guard generation == listGeneration else { continue }
                 // Past the end (json-server answers an empty page there): the list is complete.
                 nextKey = nil
                 break
             }
+            // Every caller left, or the list was replaced while the page loaded (a refresh
+            // or restore): this page belongs to no list now.
+            try Self.checkCancellation(page: key)
+            guard generation == listGeneration else { continue }
             pagesTried += 1
             nextKey = page.nextKey
             if let total = page.totalCount { totalCount = total }
@@ -338,6 +368,7 @@ public actor InfiniteFeed {
     private func makeResident(_ position: Int) async throws(RepositoryError) {
         guard segments[position].posts == nil else { return }
         let key = segments[position].key
+        let listGeneration = generation
         let page: Page
         do {
             // Pages coming back into the window (or restored) are read as they were cached,
@@ -345,8 +376,11 @@ public actor InfiniteFeed {
             page = try await repository.page(key, cachePolicy: .cacheOnly, priority: .high)
         } catch where error.code == .notCached {
             page = try await repository.page(key, cachePolicy: .useCache, priority: .high)
-            if page.isStale { isShowingStaleContent = true }
+            if page.isStale, generation == listGeneration { isShowingStaleContent = true }
         }
+        // While the page loaded, the list may have been replaced (refresh, restore), or
+        // another reader made the same page resident.
+        guard generation == listGeneration, segments[position].posts == nil else { return }
         // Keep the ids recorded when the page was first loaded, in their order; posts deleted
         // upstream since then leave the list (the reader's anchor moves to a neighbour).
         let byID = Dictionary(page.posts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -384,13 +418,63 @@ public actor InfiniteFeed {
         pagePrefetch = PagePrefetch(key: nextKey, repository: repository, logger: logger)
     }
 
-    private static func value(of task: Task<Int, any Error>) async throws(RepositoryError) -> Int {
-        do {
-            return try await task.value
-        } catch let error as RepositoryError {
-            throw error
-        } catch {
-            throw RepositoryError(.network, url: nil, page: nil, message: "loading failed: \(error)")
+    // MARK: Load coalescing
+
+    private func joinLoad(priority: HTTPPriority, waiter: UUID, continuation: LoadFlight.Waiter) {
+        if Task.isCancelled {
+            continuation.resume(returning: .failure(Self.cancelled(page: nextKey)))
+            return
         }
+        if loadFlight == nil {
+            guard hasMore else {
+                continuation.resume(returning: .success(0))
+                return
+            }
+            let id = UUID()
+            let task = Task {
+                let result: Result<Int, RepositoryError>
+                do throws(RepositoryError) {
+                    result = .success(try await self.performLoadMore(priority: priority))
+                } catch {
+                    result = .failure(error)
+                }
+                self.completeLoad(id: id, result: result)
+            }
+            loadFlight = LoadFlight(id: id, task: task)
+        }
+        loadFlight?.waiters[waiter] = continuation
+    }
+
+    private func leaveLoad(waiter: UUID) {
+        guard var flight = loadFlight, let continuation = flight.waiters.removeValue(forKey: waiter) else { return }
+        continuation.resume(returning: .failure(Self.cancelled(page: nextKey)))
+        if flight.waiters.isEmpty {
+            // The last caller left: stop the load; the next caller starts anew.
+            flight.task.cancel()
+            loadFlight = nil
+        } else {
+            loadFlight = flight
+        }
+    }
+
+    private func completeLoad(id: UUID, result: Result<Int, RepositoryError>) {
+        guard let flight = loadFlight, flight.id == id else { return }
+        loadFlight = nil
+        for continuation in flight.waiters.values { continuation.resume(returning: result) }
+    }
+
+    private static func checkCancellation(page: PageKey) throws(RepositoryError) {
+        if Task.isCancelled { throw cancelled(page: page) }
+    }
+
+    private static func cancelled(page: PageKey?) -> RepositoryError {
+        RepositoryError(.cancelled, url: nil, page: page, message: "loading the next page was cancelled")
+    }
+
+    struct LoadFlight {
+        typealias Waiter = CheckedContinuation<Result<Int, RepositoryError>, Never>
+        let id: UUID
+        let task: Task<Void, Never>
+        var waiters: [UUID: Waiter] = [:]
     }
 }
