@@ -12,7 +12,7 @@ import PostFeedHTTP
 /// try await FeedClient.withFeedClient(.init(backend: backend, cacheLocation: .resolve())) { client in
 ///     let resumed = try await client.resumeInfinite()
 ///     try await client.infinite.loadMore()
-///     try client.saveInfinite(anchorIndex: resumed.anchorIndex)
+///     try await client.saveInfinite(anchorIndex: resumed.anchorIndex)
 /// }
 /// ```
 public final class FeedClient: Sendable {

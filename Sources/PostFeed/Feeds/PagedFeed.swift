@@ -12,7 +12,7 @@ import PostFeedHTTP
 /// ```swift
 /// let feed = PagedFeed(repository: repository)
 /// try await feed.goTo(page: 3)
-/// print(feed.currentPage, feed.posts.count)
+/// print(await feed.currentPage, await feed.posts.count)
 /// ```
 public actor PagedFeed {
     public struct Configuration: Sendable {

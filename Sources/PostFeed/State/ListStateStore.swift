@@ -15,13 +15,16 @@ import Foundation
 ///
 /// ```swift
 /// let store = ListStateStore(cacheRoot: cacheRoot)
-/// switch store.load(mode: .infinite, backendIdentity: backend.identity) {
-/// case .restored(let state): feed.restore(state)
-/// case .discarded(let reason, _): log.notice("\(reason)")
-/// case .none: break
+/// switch store.load(mode: .paged, backendIdentity: backend.identity) {
+/// case .restored(let state): print("back to page", state.currentPage ?? 1)
+/// case .discarded(let reason, let movedTo): print(reason.message, movedTo?.path ?? "left in place")
+/// case .none: print("first run: page 1")
 /// }
-/// try store.save(feed.state)
 /// ```
+///
+/// ``FeedClient`` builds the states it saves from its feeds
+/// (``FeedClient/saveInfinite(anchorIndex:)``, ``FeedClient/savePaged(anchorIndexInPage:)``)
+/// and hands them to ``save(_:)``.
 ///
 /// File I/O is synchronous and small (one file of a few kilobytes).
 public struct ListStateStore: Sendable {

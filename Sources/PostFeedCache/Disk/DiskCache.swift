@@ -119,9 +119,9 @@ public final class DiskCache: DataCaching {
     /// swept once stale.
     ///
     /// ```swift
-    /// let file = cache.temporaryDirectory.appending(path: UUID().uuidString)
-    /// try await client.download(url, to: file)
-    /// try cache.storeFile(at: file, metadata: metadata, forKey: url)
+    /// // client: PostFeedHTTP's HTTPClient, which names the file itself
+    /// let download = try await client.download(HTTPRequest(url: url), into: cache.temporaryDirectory)
+    /// try cache.storeFile(at: download.fileURL, metadata: metadata, forKey: url.absoluteString)
     /// ```
     public var temporaryDirectory: URL {
         URL(fileURLWithPath: layout.temporaryDirectory, isDirectory: true)
