@@ -140,6 +140,41 @@ struct ListCommandTests {
         }
     }
 
+    @Test("list --restart --unseen starts from the top but still hides the posts shown before")
+    func restartUnseen() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given posts 1–40 shown
+            let first = try await sandbox.run(["list", "--pages", "2", "--no-images"], against: server)
+            try #require(first.succeeded, "\(first)")
+
+            // When
+            let again = try await sandbox.run(["list", "--restart", "--unseen", "--no-images"], against: server)
+
+            // Then: the first unseen page
+            #expect(again.succeeded, "\(again)")
+            #expect(PrintedList(again.standardOutput).ids == Array(41...60), "\(again)")
+        }
+    }
+
+    @Test("list --mode paged prints numbered pages from the current one, as page --count does")
+    func listPagedMode() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given paged mode at page 3
+            let page = try await sandbox.run(["page", "3", "--no-images"], against: server)
+            try #require(page.succeeded, "\(page)")
+
+            // When
+            let list = try await sandbox.run(["list", "--mode", "paged", "--pages", "2", "--no-images"], against: server)
+
+            // Then: pages 3 and 4
+            #expect(list.succeeded, "\(list)")
+            #expect(list.outputLines.first?.hasPrefix("Page 3 of") == true, "\(list)")
+            #expect(PrintedList(list.standardOutput).ids == Array(41...80), "\(list)")
+        }
+    }
+
     @Test("list --restart that fails before loading anything keeps the saved place")
     func failedRestartKeepsThePlace() async throws {
         let sandbox = try Sandbox()

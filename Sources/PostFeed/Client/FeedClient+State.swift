@@ -85,6 +85,16 @@ extension FeedClient {
         return ResumeReport(anchorIndex: index, restored: true, notices: notices)
     }
 
+    /// Starts the infinite feed over from the top without restoring the saved place, which
+    /// stays on disk until the next save replaces it. Posts shown in earlier runs are still
+    /// known, so ``InfiniteFeed/Configuration/unseenOnly`` hides them.
+    public func restartInfinite() async -> ResumeReport {
+        var notices: [String] = []
+        let seen = loadState(.infinite, notices: &notices)?.seenPostIDs ?? PostIDSet()
+        await infinite.restore(InfiniteFeed.Snapshot(segments: [], nextKey: repository.firstPageKey, totalCount: nil), hiddenPostIDs: seen)
+        return ResumeReport(anchorIndex: 0, restored: false, notices: notices)
+    }
+
     /// Saves the infinite feed's state with the post at global `anchorIndex` at the top of the view.
     public func saveInfinite(anchorIndex: Int) async throws(ListStateError) {
         let snapshot = await infinite.snapshot()

@@ -21,7 +21,7 @@ struct List: AsyncParsableCommand {
 
     @OptionGroup var backend: BackendOptions
 
-    @Option(help: "List mode. Only 'infinite' lists; use 'postfeed page' for numbered pages.")
+    @Option(help: "infinite (default), or paged: numbered pages from the current one, as 'postfeed page --count N' prints them.")
     var mode: String = "infinite"
 
     @Option(help: "How many pages to load and print.")
@@ -55,7 +55,8 @@ struct List: AsyncParsableCommand {
     func run() async throws {
         if mode == "paged" {
             // The numbered mode's equivalent: print pages from the current one on.
-            var command = PageCommand()
+            // Parsed, not PageCommand(): an argument wrapper built by hand holds no value.
+            var command = try PageCommand.parse([])
             command.backend = backend
             command.count = pages
             command.json = json
@@ -72,7 +73,7 @@ struct List: AsyncParsableCommand {
         }) { client in
             // --restart simply does not resume: the first page loaded replaces the saved place,
             // so a restart that fails before loading anything leaves the old place intact.
-            let resumed = restart ? ResumeReport.fresh : try await client.resumeInfinite()
+            let resumed = restart ? await client.restartInfinite() : try await client.resumeInfinite()
             resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
             let feed = client.infinite
             let start = await feed.count
