@@ -175,6 +175,29 @@ struct ListCommandTests {
         }
     }
 
+    @Test("output that cannot be written fails the run and leaves the saved place where it was", arguments: [false, true])
+    func unwritableOutput(json: Bool) async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given posts 1–20 shown
+            let first = try await sandbox.run(["list", "--no-images"], against: server)
+            try #require(first.succeeded, "\(first)")
+            let before = try Data(contentsOf: sandbox.infiniteStateFile)
+
+            // When the next pages go to a full disk
+            let full = try await sandbox.run(
+                ["list", "--pages", "2", "--no-images"] + (json ? ["--json"] : []), against: server, outputFile: "/dev/full")
+
+            // Then: a clear failure (no crash), and the place still after post 20
+            #expect(full.failed, "\(full)")
+            #expect(full.standardError.contains("cannot write to standard output: No space left on device"), "\(full)")
+            #expect(!full.standardError.contains("Fatal error"), "\(full)")
+            #expect(try Data(contentsOf: sandbox.infiniteStateFile) == before)
+            let next = try await sandbox.run(["list", "--no-images"], against: server)
+            #expect(PrintedList(next.standardOutput).ids == Array(21...40), "\(next)")
+        }
+    }
+
     @Test("list --restart that fails before loading anything keeps the saved place")
     func failedRestartKeepsThePlace() async throws {
         let sandbox = try Sandbox()

@@ -71,6 +71,7 @@ extension DiskCache {
 
     /// The default ``Configuration/warningHandler``: `warning: <message>` on standard error.
     public static func printWarning(_ error: DiskCacheError) {
-        FileHandle.standardError.write(Data("warning: \(error.description)\n".utf8))
+        // `write(_:)` would trap on a full or closed stderr; a warning is not worth a crash.
+        try? FileHandle.standardError.write(contentsOf: Data("warning: \(error.description)\n".utf8))
     }
 }

@@ -91,10 +91,10 @@ struct List: AsyncParsableCommand {
                     Terminal.progress("loading page \(page) of \(pageCount)…")
                     do {
                         guard try await feed.loadMore() > 0 else { break }
-                        if !json {
-                            Terminal.endProgress()
-                            progress.printedEnd = try await lines.printText(from: progress.printedEnd)
-                        }
+                        // JSON is printed at the end, and the place saved after it.
+                        guard !json else { continue }
+                        Terminal.endProgress()
+                        progress.printedEnd = try await lines.printText(from: progress.printedEnd)
                         // The write is atomic, so a kill never tears it.
                         try await client.saveInfinite(anchorIndex: start)
                         progress.savedEnd = await feed.count
@@ -178,8 +178,12 @@ private struct ListLines: Sendable {
     func printText(from index: Int, images: Bool = true) async throws -> Int {
         let end = await client.infinite.count
         guard index < end else { return index }
-        for line in try await make(index..<end, images: images) { print(PostRenderer.listEntry(line)) }
-        flushStandardOutput()
+        let text = try await make(index..<end, images: images).map { PostRenderer.listEntry($0) + "\n" }.joined()
+        do {
+            try StandardStream.output.write(text)
+        } catch {
+            throw CLIError("\(error); the saved place stays after post \(index), so the next run shows these posts again")
+        }
         return end
     }
 }

@@ -85,8 +85,9 @@ struct PageCommand: AsyncParsableCommand {
                     output.append(result)
                     continue
                 }
-                print("Page \(page)\(totalPages.map { " of \($0)" } ?? "")")
-                for line in lines { print(PostRenderer.listEntry(line)) }
+                var text = "Page \(page)\(totalPages.map { " of \($0)" } ?? "")\n"
+                for line in lines { text += PostRenderer.listEntry(line) + "\n" }
+                try StandardStream.output.write(text)
                 if result.stale { Terminal.note("postfeed: the network failed; page \(page) comes from the cache and may be out of date") }
                 if result.endReached { print("— last page —") }
             }

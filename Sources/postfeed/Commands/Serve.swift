@@ -84,7 +84,7 @@ struct Serve: AsyncParsableCommand {
                 // Written straight to the file descriptor: `print` is block-buffered when stdout
                 // is a pipe, and a script waiting for the URL would wait until the server stops.
                 let line = "postfeed: serving \(ready.fixturesDirectory.path) (\(ready.flavor.rawValue)) at \(server.baseURL.absoluteString); Ctrl-C stops\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
+                try? StandardStream.output.write(line)
             }
         } catch {
             throw CLIError("cannot serve on \(host):\(port): \(error)")

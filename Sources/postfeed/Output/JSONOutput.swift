@@ -7,7 +7,6 @@ enum JSONOutput {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        try StandardStream.output.write(String(decoding: data, as: UTF8.self) + "\n")
     }
 }

@@ -88,8 +88,9 @@ final class RawTerminal: @unchecked Sendable {
         }
     }
 
+    /// Screen output; a failed write is dropped (`browse` saves on its own, on `q`).
     func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        try? StandardStream.output.write(text)
     }
 
     /// Clears the screen on a terminal; separates frames with a rule when piped.

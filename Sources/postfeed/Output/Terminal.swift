@@ -8,19 +8,19 @@ enum Terminal {
 
     /// Writes a line to stderr.
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        try? StandardStream.error.write(message + "\n")
     }
 
     /// A transient progress line on stderr, shown only on a terminal.
     static func progress(_ message: String) {
         guard standardErrorIsTerminal else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(message)".utf8))
+        try? StandardStream.error.write("\r\u{1B}[2K\(message)")
     }
 
     /// Clears the progress line.
     static func endProgress() {
         guard standardErrorIsTerminal else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        try? StandardStream.error.write("\r\u{1B}[2K")
     }
 
     /// Columns of the terminal, 80 when unknown.
@@ -35,4 +35,30 @@ enum Terminal {
 /// flushed after each page or table row, output appears as it is made, not at exit.
 func flushStandardOutput() {
     fflush(nil)  // every output stream; `stdout` itself is a global Swift 6 will not touch
+}
+
+/// stdout or stderr, written straight to the descriptor.
+///
+/// `FileHandle.write(_:)` traps when a write fails (a full disk, a closed descriptor), and
+/// `print` fails silently; output that comes before a save of the reader's place must do
+/// neither: the place may move only past posts the reader was actually given.
+enum StandardStream {
+    case output, error
+
+    /// Writes all of `text` after whatever `print` buffered; throws a ``CLIError`` naming
+    /// the stream and the system's reason when it cannot be delivered.
+    func write(_ text: String) throws(CLIError) {
+        flushStandardOutput()
+        let descriptor = self == .output ? STDOUT_FILENO : STDERR_FILENO
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                throw CLIError("cannot write to standard \(self == .output ? "output" : "error"): \(reason)")
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
 }

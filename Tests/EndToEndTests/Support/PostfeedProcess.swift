@@ -43,17 +43,18 @@ enum PostfeedProcess {
     ///   - workingDirectory: the child's working directory (a sandbox, so `./Cache` of the
     ///     repository is never picked up).
     ///   - standardInput: bytes piped in; `nil` gives the child `/dev/null`.
+    ///   - outputFile: where the child's stdout goes instead of being captured (`/dev/full`).
     static func run(
-        _ arguments: [String], in workingDirectory: URL, standardInput: Data? = nil
+        _ arguments: [String], in workingDirectory: URL, standardInput: Data? = nil, outputFile: String? = nil
     ) async throws -> PostfeedResult {
-        let child = try start(arguments, in: workingDirectory, standardInput: standardInput)
+        let child = try start(arguments, in: workingDirectory, standardInput: standardInput, outputFile: outputFile)
         return await child.waitForExit()
     }
 
     /// Starts `postfeed <arguments>` and returns at once; for `serve`, which runs until
     /// it gets a signal.
     static func start(
-        _ arguments: [String], in workingDirectory: URL, standardInput: Data? = nil
+        _ arguments: [String], in workingDirectory: URL, standardInput: Data? = nil, outputFile: String? = nil
     ) throws -> RunningPostfeed {
         let id = UUID().uuidString
         let outputURL = workingDirectory.appendingPathComponent(".stdout-\(id)")
@@ -68,7 +69,7 @@ enum PostfeedProcess {
         process.arguments = arguments
         process.currentDirectoryURL = workingDirectory
         process.environment = environment(sandbox: workingDirectory)
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardOutput = try FileHandle(forWritingTo: outputFile.map(URL.init(fileURLWithPath:)) ?? outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         if let standardInput {
             let inputURL = workingDirectory.appendingPathComponent(".stdin-\(id)")

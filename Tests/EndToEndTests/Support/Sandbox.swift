@@ -23,13 +23,16 @@ final class Sandbox: Sendable {
     // MARK: Running postfeed
 
     /// Runs `postfeed <arguments> --cache-dir <cacheRoot>` in the sandbox.
-    func run(_ arguments: [String], standardInput: Data? = nil) async throws -> PostfeedResult {
-        try await PostfeedProcess.run(arguments + ["--cache-dir", cacheRoot.path], in: directory, standardInput: standardInput)
+    func run(_ arguments: [String], standardInput: Data? = nil, outputFile: String? = nil) async throws -> PostfeedResult {
+        try await PostfeedProcess.run(
+            arguments + ["--cache-dir", cacheRoot.path], in: directory, standardInput: standardInput, outputFile: outputFile)
     }
 
     /// Runs a feed command against `server`: `postfeed <arguments> --base-url <server> --cache-dir <cacheRoot>`.
-    func run(_ arguments: [String], against server: RunningFixtureServer, standardInput: Data? = nil) async throws -> PostfeedResult {
-        try await run(arguments + ["--base-url", server.baseURL.absoluteString], standardInput: standardInput)
+    func run(
+        _ arguments: [String], against server: RunningFixtureServer, standardInput: Data? = nil, outputFile: String? = nil
+    ) async throws -> PostfeedResult {
+        try await run(arguments + ["--base-url", server.baseURL.absoluteString], standardInput: standardInput, outputFile: outputFile)
     }
 
     // MARK: Files
