@@ -89,4 +89,50 @@ struct BrowseTests {
             #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 5)
         }
     }
+
+    @Test("g reads the number from the same keys as everything else: g25⏎ puts post 25 on top")
+    func goToPost() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // When
+            let run = try await sandbox.run(["browse"], against: server, standardInput: Data("g25\nq".utf8))
+
+            // Then: the prompt showed what was typed, and post 25 is on top
+            #expect(run.succeeded, "\(run)")
+            #expect(run.outputLines.contains("go to post #: 25"), "\(run)")
+            #expect(frameHeaders(run).last?.hasPrefix("PostFeed · infinite · posts 25–29") == true, "\(run)")
+            #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 24)
+        }
+    }
+
+    @Test("o opens the top post in full; the next key only goes back")
+    func detailView() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // When: open, a key to go back (not a scroll), quit
+            let run = try await sandbox.run(["browse"], against: server, standardInput: Data("ojq".utf8))
+
+            // Then
+            #expect(run.succeeded, "\(run)")
+            #expect(run.outputLines.contains("(any key to go back)"), "\(run)")
+            #expect(!run.standardOutput.contains("\r\n"), "piped output has plain line ends: \(run)")
+            #expect(frameHeaders(run).last?.hasPrefix("PostFeed · infinite · posts 1–5") == true, "\(run)")
+            #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 0)
+        }
+    }
+
+    @Test("Ctrl-C at the go to prompt quits and saves, rather than being typed")
+    func interruptAtPrompt() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // When: one post down, then g, 7, Ctrl-C; typed into the prompt, the Enter and
+            // the j's after it would go on to move the view
+            let run = try await sandbox.run(["browse"], against: server, standardInput: Data("jg7\u{03}\njj".utf8))
+
+            // Then
+            #expect(run.succeeded, "\(run)")
+            #expect(run.outputLines.last == "postfeed: place saved (infinite mode)", "\(run)")
+            #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 1)
+        }
+    }
 }

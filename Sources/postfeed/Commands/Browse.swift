@@ -11,9 +11,9 @@ struct Browse: AsyncParsableCommand {
               j / ↓   next post            k / ↑   previous post
               space   next screen          b       previous screen
               n / p   next / previous page (paged mode)
-              g       go to page (paged) or post number (infinite)
+              g       go to page (paged) or post number (infinite); ⏎ goes, Esc cancels
               m       toggle infinite / paged, keeping your place
-              o       open the post at the top (detail view)
+              o / ⏎   open the post at the top (detail view; any key goes back)
               r       refresh from the network
               q       save your place and quit (also Ctrl-C, SIGTERM)
 

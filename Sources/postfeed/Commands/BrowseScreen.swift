@@ -3,6 +3,10 @@ import PostFeed
 
 /// What `browse` shows and how keys move it. The feeds do the work; this keeps only the
 /// view's position (the post at the top) and draws.
+///
+/// Every key arrives through `handle(_:)`, also while the detail view or the "go to" prompt
+/// is open: a second reader on stdin would race the key thread for bytes and leave the
+/// command deaf to keys and signals.
 struct BrowseScreen {
     let client: FeedClient
     let terminal: RawTerminal
@@ -12,6 +16,15 @@ struct BrowseScreen {
     private var top = 0
     private var visible: [Post] = []
     private var status = ""
+    /// What covers the list, taking the keys, until it is closed.
+    private var overlay: Overlay?
+
+    private enum Overlay {
+        /// A post in full; any key goes back.
+        case detail(String)
+        /// The "go to" prompt with what has been typed so far.
+        case goTo(typed: String)
+    }
 
     init(client: FeedClient, terminal: RawTerminal, visibleCount: Int) {
         self.client = client
@@ -48,17 +61,28 @@ struct BrowseScreen {
 
     /// Applies a key; returns `false` to quit.
     mutating func handle(_ key: RawTerminal.Key) async -> Bool {
+        if key == .endOfInput || key == .interrupt { return false }
+        switch overlay {
+        case .detail:
+            overlay = nil
+            return true
+        case .goTo(let typed):
+            await type(key, into: typed)
+            return true
+        case nil:
+            break
+        }
         status = ""
         do {
             switch key {
-            case .character("q"), .endOfInput: return false
+            case .character("q"): return false
             case .character("j"), .down: try await move(by: 1)
             case .character("k"), .up: try await move(by: -1)
             case .character(" "), .pageDown: try await move(by: visibleCount)
             case .character("b"), .pageUp: try await move(by: -visibleCount)
             case .character("n"): try await page(by: 1)
             case .character("p"): try await page(by: -1)
-            case .character("g"): try await goTo()
+            case .character("g"): overlay = .goTo(typed: "")
             case .character("m"): try await toggleMode()
             case .character("r"): try await refresh()
             case .character("o"), .enter: await openDetail()
@@ -110,11 +134,33 @@ struct BrowseScreen {
         }
     }
 
-    private mutating func goTo() async throws {
-        terminal.write("\n")
-        let prompt = mode == .paged ? "go to page: " : "go to post #: "
-        guard let number = Int(terminal.readLine(prompt: prompt).trimmingCharacters(in: .whitespaces)) else {
-            status = "not a number"
+    /// A key typed at the "go to" prompt: Enter goes, Escape cancels, Backspace erases.
+    private mutating func type(_ key: RawTerminal.Key, into typed: String) async {
+        switch key {
+        case .enter:
+            overlay = nil
+            do {
+                try await goTo(typed)
+                try await refreshVisible()
+            } catch {
+                status = "\(error)"
+            }
+        case .escape:
+            overlay = nil
+        case .character(let c) where c == "\u{7F}" || c == "\u{08}":
+            overlay = .goTo(typed: String(typed.dropLast()))
+        case .character(let c):
+            overlay = .goTo(typed: typed + String(c))
+        default:
+            break
+        }
+    }
+
+    private var goToPrompt: String { mode == .paged ? "go to page: " : "go to post #: " }
+
+    private mutating func goTo(_ typed: String) async throws {
+        guard let number = Int(typed.trimmingCharacters(in: .whitespaces)) else {
+            status = "'\(typed)' is not a number"
             return
         }
         switch mode {
@@ -146,13 +192,10 @@ struct BrowseScreen {
         status = "refreshed"
     }
 
-    private func openDetail() async {
+    private mutating func openDetail() async {
         guard let post = visible.first else { return }
         let image = await client.image(for: post).map(ImageSummary.init)
-        terminal.clearScreen()
-        terminal.write(PostRenderer.detail(post, image: image).replacingOccurrences(of: "\n", with: "\r\n"))
-        terminal.write("\r\n\r\n(any key to go back)")
-        _ = terminal.readKey()
+        overlay = .detail(PostRenderer.detail(post, image: image))
     }
 
     private mutating func refreshVisible() async throws {
@@ -169,6 +212,12 @@ struct BrowseScreen {
     // MARK: Drawing
 
     func render() async {
+        let separator = terminal.isInteractive ? "\r\n" : "\n"
+        if case .detail(let text) = overlay {
+            terminal.clearScreen()
+            terminal.write((text + "\n\n(any key to go back)\n").replacingOccurrences(of: "\n", with: separator))
+            return
+        }
         var lines: [String] = []
         let firstPosition: Int
         switch mode {
@@ -194,8 +243,8 @@ struct BrowseScreen {
             ? "j/k scroll · space/b screen · g go to · m paged · o open · r refresh · q quit"
             : "j/k scroll · n/p page · g go to page · m infinite · o open · r refresh · q quit")
         if !status.isEmpty { lines.append(status) }
+        if case .goTo(let typed) = overlay { lines.append(goToPrompt + typed) }
         terminal.clearScreen()
-        let separator = terminal.isInteractive ? "\r\n" : "\n"
         terminal.write(lines.joined(separator: "\n").replacingOccurrences(of: "\n", with: separator) + separator)
     }
 }

@@ -8,6 +8,8 @@ final class RawTerminal: @unchecked Sendable {
     enum Key: Equatable {
         case character(Character)
         case up, down, pageUp, pageDown, home, end, enter, escape
+        /// Ctrl-C, which raw mode delivers as a byte: quit and save, also at a prompt.
+        case interrupt
         case endOfInput
     }
 
@@ -61,30 +63,8 @@ final class RawTerminal: @unchecked Sendable {
             default: return .escape
             }
         case 0x0D, 0x0A: return .enter
-        case 0x03: return .character("q")  // Ctrl-C in raw mode: quit and save
+        case 0x03: return .interrupt
         default: return .character(Character(Unicode.Scalar(byte)))
-        }
-    }
-
-    /// Reads a line (for prompts such as "go to page"), echoing what is typed.
-    func readLine(prompt: String) -> String {
-        write(prompt)
-        var text = ""
-        while true {
-            let key = readKey()
-            switch key {
-            case .enter, .endOfInput: return text
-            case .escape: return ""
-            case .character(let c) where c == "\u{7F}" || c == "\u{08}":
-                if !text.isEmpty {
-                    text.removeLast()
-                    write("\u{08} \u{08}")
-                }
-            case .character(let c):
-                text.append(c)
-                write(String(c))
-            default: continue
-            }
         }
     }
 
