@@ -125,6 +125,31 @@ struct ModeCommandTests {
         }
     }
 
+    @Test("a switch against another backend with no place of its own leaves the saved place alone")
+    func switchDoesNotDisplaceAnotherBackendsPlace() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given paged mode at page 5 of this server
+            let page = try await sandbox.run(["page", "5", "--no-images"], against: server)
+            try #require(page.succeeded, "\(page)")
+            let before = try Data(contentsOf: sandbox.pagedStateFile)
+
+            // When: a mistyped --base-url (nothing listens there; mode makes no request)
+            let typo = try await sandbox.run(["mode", "paged", "--base-url", "http://127.0.0.1:1"])
+
+            // Then: a clear refusal, and State/ exactly as it was
+            #expect(typo.failed, "\(typo)")
+            #expect(typo.errorMessage?.contains("not switching to paged mode") == true, "\(typo)")
+            #expect(typo.errorMessage?.contains("pagination-state.json") == true, "\(typo)")
+            #expect(try Data(contentsOf: sandbox.pagedStateFile) == before)
+            #expect(sandbox.regularFiles(under: sandbox.stateDirectory).allSatisfy { !$0.lastPathComponent.contains("corrupt") })
+
+            // Then: the right backend is still at page 5
+            let again = try await sandbox.run(["page", "--no-images"], against: server)
+            #expect(again.outputLines.first?.hasPrefix("Page 5 of") == true, "\(again)")
+        }
+    }
+
     @Test("an unknown mode is a usage error")
     func unknownMode() async throws {
         let sandbox = try Sandbox()

@@ -196,6 +196,7 @@ extension FeedClient {
             if mode == .infinite { converted.loadedPageCounts = nil }
             target = converted
         } else {
+            try keepOtherBackendsPlace(mode)
             fresh = true
             target = ListState(
                 mode: mode, backendIdentity: backend.identity, pageSize: configuration.pageSize, savedAt: Date(),
@@ -206,6 +207,19 @@ extension FeedClient {
         return ModeSwitchReport(
             from: source, to: mode, page: target.currentPage, anchor: target.anchor, startedFresh: fresh,
             alreadyCurrent: false, notices: notices)
+    }
+
+    /// Switching makes no request, so a mistyped `--base-url` must not displace the place
+    /// another backend saved for `mode`: a fresh state is written only where there is none.
+    private func keepOtherBackendsPlace(_ mode: ListMode) throws(ListStateError) {
+        guard case .discarded(let reason, _) = stateStore.load(mode: mode, backendIdentity: backend.identity, setAside: .onNextSave),
+              reason.kind == .otherBackend else { return }
+        throw ListStateError(
+            .otherBackend, url: reason.file,
+            message: "not switching to \(mode) mode: \(reason.file.path) holds the place of another backend, and "
+                + "this backend (\(backend.identity)) has none to carry over; the file is left as it is. "
+                + "Check the backend options, or show a page of this backend to start here "
+                + "('postfeed page' or 'postfeed list', which keep the file aside)")
     }
 
     // MARK: Helpers

@@ -15,6 +15,7 @@ public struct ListStateError: Error, Sendable, Hashable, CustomStringConvertible
             case writeFailed = "write failed"
             case invalidState = "invalid state"
             case removeFailed = "remove failed"
+            case otherBackend = "other backend"
         }
         fileprivate let base: Base
 
@@ -28,6 +29,9 @@ public struct ListStateError: Error, Sendable, Hashable, CustomStringConvertible
         public static let invalidState = Code(base: .invalidState)
         /// A state file could not be removed.
         public static let removeFailed = Code(base: .removeFailed)
+        /// The file holds another backend's place, and the operation would have replaced it
+        /// without any contact with this backend; nothing was written.
+        public static let otherBackend = Code(base: .otherBackend)
 
         /// A short name of the code, e.g. `not writable`.
         public var description: String { base.rawValue }
