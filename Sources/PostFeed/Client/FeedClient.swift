@@ -69,6 +69,8 @@ public final class FeedClient: Sendable {
     /// The numbered-pages mode.
     public let paged: PagedFeed
     let logger: Logger
+    /// The private folder the disk layers fell back to, removed by ``shutdown()``.
+    private let fallbackCacheFolder: URL?
 
     public init(_ configuration: Configuration, logger: Logger = Logger(label: "postfeed")) throws(FeedClientError) {
         self.configuration = configuration
@@ -79,8 +81,13 @@ public final class FeedClient: Sendable {
             throw FeedClientError("cannot start the HTTP engine: \(error)")
         }
         let location = configuration.cacheLocation
-        imageCache = try Self.openCache(at: location.imageCache, configuration: configuration.imageCache, logger: logger)
-        pageCache = try Self.openCache(at: location.pageCache, configuration: configuration.pageCache, logger: logger)
+        let fallback = FileManager.default.temporaryDirectory.appendingPathComponent("postfeed-\(getpid())", isDirectory: true)
+        var fellBack = false
+        imageCache = try Self.openCache(
+            at: location.imageCache, fallback: fallback, configuration: configuration.imageCache, logger: logger, fellBack: &fellBack)
+        pageCache = try Self.openCache(
+            at: location.pageCache, fallback: fallback, configuration: configuration.pageCache, logger: logger, fellBack: &fellBack)
+        fallbackCacheFolder = fellBack ? fallback : nil
         let online: any PostRepository
         do {
             online = try HTTPPostRepository(
@@ -124,11 +131,19 @@ public final class FeedClient: Sendable {
         for cache in [imageCache, pageCache] {
             do { try cache.persistCounters() } catch { logger.debug("cannot persist cache counters: \(error)") }
         }
+        // What was cached there was for this run only.
+        if let fallbackCacheFolder {
+            do { try FileManager.default.removeItem(at: fallbackCacheFolder) } catch {
+                logger.warning("cannot remove the temporary cache \(fallbackCacheFolder.path): \(error)")
+            }
+        }
     }
 
     /// Opens a disk layer; when its folder cannot be created (read-only or missing parent),
     /// falls back to a private temporary folder so the run still works, with one warning.
-    private static func openCache(at url: URL, configuration: DiskCache.Configuration, logger: Logger) throws(FeedClientError) -> DiskCache {
+    private static func openCache(
+        at url: URL, fallback: URL, configuration: DiskCache.Configuration, logger: Logger, fellBack: inout Bool
+    ) throws(FeedClientError) -> DiskCache {
         var configuration = configuration
         // The cache module cannot log; its one-per-condition warnings (read-only, full disk)
         // go through the client's logger.
@@ -136,14 +151,13 @@ public final class FeedClient: Sendable {
         do {
             return try DiskCache(directory: url, configuration: configuration)
         } catch {
-            let fallback = FileManager.default.temporaryDirectory
-                .appendingPathComponent("postfeed-\(getpid())", isDirectory: true)
-                .appendingPathComponent(url.lastPathComponent, isDirectory: true)
-            logger.warning("cannot use \(url.path) (\(error)); caching in \(fallback.path) for this run")
+            let folder = fallback.appendingPathComponent(url.lastPathComponent, isDirectory: true)
+            logger.warning("cannot use \(url.path) (\(error)); caching in \(folder.path) for this run")
+            fellBack = true
             do {
-                return try DiskCache(directory: fallback, configuration: configuration)
+                return try DiskCache(directory: folder, configuration: configuration)
             } catch {
-                throw FeedClientError("cannot open a cache at \(url.path) nor at \(fallback.path): \(error); pass --cache-dir with a writable folder")
+                throw FeedClientError("cannot open a cache at \(url.path) nor at \(folder.path): \(error); pass --cache-dir with a writable folder")
             }
         }
     }
