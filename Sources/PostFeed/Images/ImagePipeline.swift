@@ -62,16 +62,22 @@ public actor ImagePipeline {
     private var diskWriteWarningShown = false
 
     /// - Parameters:
-    ///   - disk: the disk layer (a ``DiskCache`` at `<root>/ImageCache`); `nil` for memory only.
+    ///   - loader: the network layer (``HTTPClient``, or any ``HTTPLoading``).
+    ///   - disk: the disk layer (a ``DiskCache`` at `<root>/ImageCache`, or any
+    ///     ``DataCaching``); `nil` for memory only.
+    ///   - downloadsFolder: where bodies are streamed before `disk` adopts them, on its file
+    ///     system; `nil` holds bodies in memory. Defaults to a ``DiskCache``'s
+    ///     ``DiskCache/temporaryDirectory``.
     public init(
         loader: any HTTPLoading,
-        disk: DiskCache?,
+        disk: (any DataCaching)?,
+        downloadsFolder: URL? = nil,
         configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "postfeed.images")
     ) {
         self.loader = loader
         self.disk = disk
-        self.downloadsFolder = disk?.temporaryDirectory
+        self.downloadsFolder = downloadsFolder ?? (disk as? DiskCache)?.temporaryDirectory
         self.memory = MemoryCache(countLimit: configuration.memoryCountLimit, totalCostLimit: configuration.memoryCostLimit)
         self.configuration = configuration
         self.logger = logger
@@ -106,9 +112,7 @@ public actor ImagePipeline {
 
     /// Where the disk layer keeps `url`'s entry, when it has one.
     public nonisolated func cachedFileURL(for url: URL) -> URL? {
-        guard let disk = disk as? DiskCache else { return nil }
-        let key = configuration.cacheKey(url)
-        return disk.fileURL(forKey: key)
+        disk?.fileURL(forKey: configuration.cacheKey(url))
     }
 
     /// Loads `urls` into the caches at low priority. Already cached or in-flight URLs cost nothing.

@@ -37,4 +37,12 @@ public protocol DataCaching: Sendable {
 
     /// Removes every entry.
     func removeAll() throws
+
+    /// The file holding `key`'s entry, for callers that show or hand on a path; `nil` when
+    /// there is none or the cache does not keep entries as files. Defaults to `nil`.
+    func fileURL(forKey key: String) -> URL?
+}
+
+extension DataCaching {
+    public func fileURL(forKey key: String) -> URL? { nil }
 }

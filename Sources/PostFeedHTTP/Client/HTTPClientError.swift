@@ -36,15 +36,19 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let connectionLost = Code(base: .connectionLost)
         /// The connection closed before the promised body was complete.
         public static let truncatedBody = Code(base: .truncatedBody)
+        /// More redirects than ``HTTPClient/Configuration/maximumRedirects`` (default 5).
         public static let tooManyRedirects = Code(base: .tooManyRedirects)
         /// Only `http` and `https` are allowed, also on redirect.
         public static let unsupportedScheme = Code(base: .unsupportedScheme)
+        /// curl could not parse the URL (or a redirect's `Location`).
         public static let invalidURL = Code(base: .invalidURL)
         /// The body exceeded the configured maximum; the transfer was aborted early.
         public static let bodyTooLarge = Code(base: .bodyTooLarge)
         /// A response arrived with an error status (see ``HTTPResponse/requireSuccess()``).
         public static let httpStatus = Code(base: .httpStatus)
+        /// The calling task was cancelled; the transfer was removed from the engine.
         public static let cancelled = Code(base: .cancelled)
+        /// The TLS handshake or certificate verification failed; see ``HTTPClientError/curlMessage``.
         public static let tls = Code(base: .tls)
         /// The download's temporary file could not be created or written.
         public static let fileSystem = Code(base: .fileSystem)
@@ -75,7 +79,9 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     /// Extra detail: the limit that was hit, the errno text, the server's error message.
     public let detail: String?
 
-    init(
+    /// For other ``HTTPLoading`` implementations, which throw these too (`.cancelled`,
+    /// `.timedOut` with its ``Timeout``, …); ``HTTPClient`` fills in curl's code and message.
+    public init(
         _ code: Code, url: URL?, status: Int? = nil, curlCode: Int? = nil, curlMessage: String? = nil,
         timeout: Timeout? = nil, detail: String? = nil
     ) {

@@ -40,14 +40,30 @@ public struct HTTPResponse: Sendable {
 ///
 /// The caller owns ``fileURL`` and must move it into place or delete it.
 public struct HTTPDownload: Sendable {
+    /// The URL asked for.
     public var requestURL: URL
+    /// The URL that answered, after redirects.
     public var url: URL
     public var status: Int
     public var headers: HTTPHeaders
     /// The body, in a temporary file inside the folder passed to `download`. Empty for `304`.
     public var fileURL: URL
+    /// The body's size in bytes (after content decoding).
     public var byteCount: Int
     public var metrics: HTTPMetrics
+
+    /// For other ``HTTPLoading`` implementations (a test double, another transport).
+    public init(
+        requestURL: URL, url: URL, status: Int, headers: HTTPHeaders, fileURL: URL, byteCount: Int, metrics: HTTPMetrics
+    ) {
+        self.requestURL = requestURL
+        self.url = url
+        self.status = status
+        self.headers = headers
+        self.fileURL = fileURL
+        self.byteCount = byteCount
+        self.metrics = metrics
+    }
 
     public var isSuccess: Bool { (200..<300).contains(status) }
     public var isNotModified: Bool { status == 304 }
