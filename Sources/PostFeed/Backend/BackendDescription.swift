@@ -61,6 +61,19 @@ public struct BackendDescription: Sendable, Hashable {
         fixedIdentity ?? "\(name) \(Self.trimmingTrailingSlashes(baseURL.absoluteString))\(postsPath)"
     }
 
+    /// The cache key for `key` (a URL's text, or what an image key function made of it):
+    /// with a ``fixedIdentity``, a URL under ``baseURL`` is keyed by the identity and the
+    /// rest of the URL, so the same backend on another host or port (the built-in one when
+    /// its usual port is taken) finds what it cached. Otherwise `key` itself.
+    public func cacheKey(_ key: String) -> String {
+        guard let fixedIdentity else { return key }
+        let base = Self.trimmingTrailingSlashes(baseURL.absoluteString)
+        guard key.hasPrefix(base) else { return key }
+        let rest = key.dropFirst(base.count)
+        guard rest.isEmpty || rest.first == "/" || rest.first == "?" else { return key }
+        return "[\(fixedIdentity)]\(rest)"
+    }
+
     /// The page size used when none is given (DESIGN.md: 20).
     public static let defaultPageSize = 20
 

@@ -97,8 +97,12 @@ public final class FeedClient: Sendable {
             throw FeedClientError(error.description)
         }
         repository = configuration.offline ? CacheOnlyRepository(online) : online
+        var imageConfiguration = configuration.images
+        let imageKey = imageConfiguration.cacheKey
+        let backend = configuration.backend
+        imageConfiguration.cacheKey = { url in backend.cacheKey(imageKey(url)) }
         images = ImagePipeline(
-            loader: http, disk: imageCache, configuration: configuration.images, logger: Logger(label: "postfeed.images"))
+            loader: http, disk: imageCache, configuration: imageConfiguration, logger: Logger(label: "postfeed.images"))
         stateStore = ListStateStore(cacheRoot: location.root)
         // The feeds use the pipeline only to prefetch images from the network: offline they
         // get none, so `--offline` never makes a request.

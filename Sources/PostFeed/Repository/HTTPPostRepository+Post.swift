@@ -24,10 +24,11 @@ extension HTTPPostRepository {
                     + "has no post path to ask; load more of the list first")
         }
         let subject = "post \(id)"
+        let cacheKey = backend.cacheKey(url.absoluteString)
         let result: LoadResult
         do {
             result = try await load(
-                url, cacheKey: url.absoluteString, policy: cachePolicy, priority: .high, subject: subject, page: nil)
+                url, cacheKey: cacheKey, policy: cachePolicy, priority: .high, subject: subject, page: nil)
         } catch where error.code == .network || error.code == .notCached {
             if let post = postFromPages(id: id) { return post }
             throw error
@@ -37,14 +38,14 @@ extension HTTPPostRepository {
             do {
                 return try decodePost(entry.data, url: url, subject: subject)
             } catch {
-                store.remove(forKey: url.absoluteString)
+                store.remove(forKey: cacheKey)
                 if let post = postFromPages(id: id) { return post }
                 guard cachePolicy != .cacheOnly else { throw error }
                 return try await post(id: id, cachePolicy: .reload)
             }
         case .network(let response):
             let post = try decodePost(response.body, url: url, subject: subject)
-            store.store(response, forKey: url.absoluteString, keptHeaders: [], attributes: [Attribute.kind: "post"], now: now())
+            store.store(response, forKey: cacheKey, keptHeaders: [], attributes: [Attribute.kind: "post"], now: now())
             return post
         case .status(let response) where response.status == 404:
             throw RepositoryError(

@@ -118,7 +118,7 @@ public final class HTTPPostRepository: PostRepository {
         async throws(RepositoryError) -> Page
     {
         let url = try backend.pageURL(for: key, pageSize: pageSize)
-        let cacheKey = url.absoluteString
+        let cacheKey = backend.cacheKey(url.absoluteString)
         let subject = key.phrase(number: startIndex(of: key).map { $0 / pageSize + 1 })
         switch try await load(url, cacheKey: cacheKey, policy: cachePolicy, priority: priority, subject: subject, page: key) {
         case .cached(let entry, let isStale):

@@ -78,9 +78,9 @@ struct Session {
         await fixtureServer?.shutdown()
     }
 
-    /// The loopback port the built-in backend tries first: a fixed port keeps page and image
-    /// cache keys (full URLs) the same from run to run. Taken (another postfeed running)
-    /// means a free port instead; that run then fetches what it shows anew.
+    /// The loopback port the built-in backend tries first (a free one when it is taken, e.g.
+    /// by a `browse` still open). The backend's fixed identity keys the caches, not the port,
+    /// so a run on another port still finds what earlier runs cached.
     static let builtInBackendPort = 46969
 
     static func startBuiltInBackend(flavor: BackendFlavor) async throws -> DetachedFixtureServer {

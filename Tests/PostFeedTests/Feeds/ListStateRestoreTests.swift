@@ -143,4 +143,42 @@ struct ListStateRestoreTests {
             #expect(server.totalRequestCount == before)
         }
     }
+
+    @Test("A backend with a fixed identity finds its cached pages and images at another address")
+    func fixedIdentityCachesSurviveAnotherPort() async throws {
+        let root = FeedTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await RunningFixtureServer.withRunning { server in
+            // Given page 1 and an image cached through the server's port, under a fixed identity
+            let online = try FeedTestSupport.configuration(server: server, cacheRoot: root) {
+                $0.backend.fixedIdentity = "fixtures"
+                $0.infinite.prefetchNextPage = false
+                $0.infinite.imagePrefetchCount = 0
+            }
+            let postID = try await FeedClient.withFeedClient(online) { client in
+                try await client.infinite.loadMore()
+                let post = try #require(await client.infinite.posts.first { $0.imageURL != nil })
+                _ = await client.image(for: post)
+                try await client.saveInfinite(anchorIndex: 0)
+                return post.id
+            }
+
+            // When the same backend is at another port (the built-in one when its usual port
+            // is taken), read offline
+            var moved = online
+            moved.backend.baseURL = try #require(URL(string: "http://127.0.0.1:1"))
+            moved.offline = true
+            try await FeedClient.withFeedClient(moved) { client in
+                // Then both caches answer
+                let resumed = try await client.resumeInfinite()
+                #expect(resumed.restored)
+                let posts = try await client.infinite.posts(in: 0..<10)
+                #expect(posts.count == 10)
+                let post = try #require(posts.first { $0.id == postID })
+                let image = try #require(await client.image(for: post))
+                #expect(image.url.absoluteString.hasPrefix("http://127.0.0.1:1/"))
+                #expect(image.response?.data.isEmpty == false, "\(String(describing: image.error))")
+            }
+        }
+    }
 }
