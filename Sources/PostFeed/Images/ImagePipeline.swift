@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostFeedCache
 import PostFeedHTTP
+import Synchronization
 
 /// Delivers post images: memory → disk → network, storing results back into both layers.
 ///
@@ -59,7 +60,8 @@ public actor ImagePipeline {
     private let logger: Logger
     private var flights: [String: Flight] = [:]
     private var prefetches: [String: Task<Void, Never>] = [:]
-    private var diskWriteWarningShown = false
+    /// Set by the first failed disk write, so the warning is logged once.
+    private let diskWriteWarningShown = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - loader: the network layer (``HTTPClient``, or any ``HTTPLoading``).
@@ -187,7 +189,7 @@ public actor ImagePipeline {
         let now = configuration.now()
         let entry = disk?.entry(forKey: key)
         if let entry, !entry.isExpired(at: now), let info = ImageInfo(sniffing: entry.data) {
-            await remember(key: key, data: entry.data, info: info, expiresAt: entry.metadata.expiresAt)
+            remember(key: key, data: entry.data, info: info, expiresAt: entry.metadata.expiresAt)
             return .success(ImageResponse(url: url, cacheKey: key, data: entry.data, info: info, source: .disk, isStale: false))
         }
         var request = HTTPRequest(url: url, priority: priority)
@@ -216,7 +218,7 @@ public actor ImagePipeline {
                 if let etag = freshness.etag { metadata.etag = etag }
                 if let lastModified = freshness.lastModified { metadata.lastModified = lastModified }
             }
-            await remember(key: key, data: entry.data, info: info, expiresAt: freshness.expiresAt)
+            remember(key: key, data: entry.data, info: info, expiresAt: freshness.expiresAt)
             return .success(ImageResponse(url: url, cacheKey: key, data: entry.data, info: info, source: .revalidated, isStale: false))
         }
         guard (200..<300).contains(fetched.status) else {
@@ -237,8 +239,8 @@ public actor ImagePipeline {
                 message: "the body (\(data.count) bytes, \(type)) is not a PNG, JPEG, GIF or WebP image; not cached"))
         }
         let freshness = HTTPFreshness(headers: fetched.headers, now: now)
-        if freshness.isStorable { await storeOnDisk(key: key, url: url, fetched: fetched, data: data, info: info, freshness: freshness, now: now) }
-        await remember(key: key, data: data, info: info, expiresAt: freshness.expiresAt)
+        if freshness.isStorable { storeOnDisk(key: key, url: url, fetched: fetched, data: data, info: info, freshness: freshness, now: now) }
+        remember(key: key, data: data, info: info, expiresAt: freshness.expiresAt)
         return .success(ImageResponse(url: url, cacheKey: key, data: data, info: info, source: .network, isStale: false))
     }
 
@@ -254,7 +256,8 @@ public actor ImagePipeline {
         return FetchedBody(status: response.status, headers: response.headers, file: nil, data: response.body)
     }
 
-    private func storeOnDisk(
+    /// Off the actor: a store syncs the file, and memory hits must not queue behind it.
+    private nonisolated func storeOnDisk(
         key: String, url: URL, fetched: FetchedBody, data: Data, info: ImageInfo, freshness: HTTPFreshness, now: Date
     ) {
         guard let disk else { return }
@@ -270,14 +273,14 @@ public actor ImagePipeline {
             }
         } catch {
             // A read-only or full disk degrades to memory only, with one warning.
-            if !diskWriteWarningShown {
-                diskWriteWarningShown = true
+            if !diskWriteWarningShown.exchange(true, ordering: .relaxed) {
                 logger.warning("image disk cache unavailable, keeping images in memory only: \(error)")
             }
         }
     }
 
-    private func remember(key: String, data: Data, info: ImageInfo, expiresAt: Date?) {
+    /// The memory layer is thread-safe on its own.
+    private nonisolated func remember(key: String, data: Data, info: ImageInfo, expiresAt: Date?) {
         memory.setObject(CachedImage(data: data, info: info, expiresAt: expiresAt), forKey: key, cost: data.count)
     }
 
