@@ -101,8 +101,10 @@ struct BadInputTests {
             let good = try await warm(sandbox, server)
             let before = sandbox.snapshot()
 
-            // When: the same backend identity at an address where nothing listens
-            let list = try await sandbox.run(["list", "--backend", good, "--base-url", "http://127.0.0.1:1"])
+            // When: the same backend identity at an address where nothing listens, asked for
+            // pages its caches lack (they are keyed by the identity, so page 3, prefetched by
+            // warm, would be served from the cache as at the old address)
+            let list = try await sandbox.run(["list", "--page-size", "7", "--backend", good, "--base-url", "http://127.0.0.1:1"])
             let page = try await sandbox.run(["page", "5", "--backend", good, "--base-url", "http://127.0.0.1:1"])
             // When: another backend (another identity) where nothing listens: the saved
             // state is not this run's, yet a run that fails must not set it aside
