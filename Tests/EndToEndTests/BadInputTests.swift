@@ -160,5 +160,12 @@ struct BadInputTests {
             // Then
             expectOneLineError(run, naming: [file.path])
         }
+
+        // When: a folder instead of a file
+        let folder = try await sandbox.run(["list", "--backend", sandbox.directory.path, "--base-url", "http://127.0.0.1:1"])
+
+        // Then: said plainly, without Foundation's error domain
+        expectOneLineError(folder, naming: [sandbox.directory.path, "is a folder, not a file"])
+        #expect(!folder.standardError.contains("NSCocoaErrorDomain"), "\(folder)")
     }
 }

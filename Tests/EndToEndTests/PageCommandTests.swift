@@ -78,6 +78,26 @@ struct PageCommandTests {
         }
     }
 
+    @Test("--previous on the first page and --next on the last say so, and change nothing")
+    func pastEitherEnd() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            for (start, flag, words) in [("1", "--previous", "page 1 is the first page"), ("13", "--next", "page 13 is the last page")] {
+                // Given
+                let page = try await sandbox.run(["page", start, "--no-images"], against: server)
+                try #require(page.succeeded, "\(page)")
+                let before = try Data(contentsOf: sandbox.pagedStateFile)
+
+                // When
+                let run = try await sandbox.run(["page", flag, "--no-images"], against: server)
+
+                // Then
+                expectOneLineError(run, naming: [words])
+                #expect(try Data(contentsOf: sandbox.pagedStateFile) == before)
+            }
+        }
+    }
+
     @Test("page 0 is a usage error")
     func pageZero() async throws {
         let sandbox = try Sandbox()

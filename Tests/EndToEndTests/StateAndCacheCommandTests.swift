@@ -68,6 +68,33 @@ struct StateAndCacheCommandTests {
         }
     }
 
+    @Test("state show words: one page, a page key only when it adds something, pages still to read")
+    func stateShowWording() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given one page of the infinite feed, and paged mode at page 3
+            for arguments in [["list", "--no-images"], ["page", "3", "--no-images"]] {
+                let run = try await sandbox.run(arguments, against: server)
+                try #require(run.succeeded, "\(run)")
+            }
+
+            // When
+            let shown = try await sandbox.run(["state", "show"])
+
+            // Then
+            #expect(shown.standardOutput.contains("20 posts loaded in 1 page of 247;"), "\(shown)")
+            #expect(shown.standardOutput.contains("  page 3 of 247 posts"), "\(shown)")
+
+            // When: infinite mode takes over the place at page 3, its posts not read yet
+            let switched = try await sandbox.run(["mode", "infinite"], against: server)
+            try #require(switched.succeeded, "\(switched)")
+            let after = try await sandbox.run(["state", "show"])
+
+            // Then
+            #expect(after.standardOutput.contains("3 pages to read back from the page cache"), "\(after)")
+        }
+    }
+
     @Test("cache clear removes every image and page entry and never State/")
     func cacheClear() async throws {
         let sandbox = try Sandbox()

@@ -61,11 +61,20 @@ extension BackendDescription {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            let missing = (error as? CocoaError)?.code == .fileReadNoSuchFile
-            let reason = missing ? "no such file" : "cannot be read (\(error.localizedDescription))"
-            throw BackendConfigurationError(file: file, field: nil, message: "\(reason); pass a backend config file (JSON)")
+            throw BackendConfigurationError(file: file, field: nil, message: "\(Self.readFailure(file, error)); pass a backend config file (JSON)")
         }
         return try BackendDescription(configuration: data, file: file, baseURL: baseURL)
+    }
+
+    /// Why `file` could not be read, in the system's words (not Foundation's error dump).
+    private static func readFailure(_ file: URL, _ error: any Error) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else { return "no such file" }
+        if isDirectory.boolValue { return "is a folder, not a file" }
+        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return "cannot be read: \(String(cString: strerror(Int32(posix.code))))"
+        }
+        return "cannot be read"
     }
 
     /// Reads a backend description from config-file JSON held in memory.

@@ -81,6 +81,12 @@ extension ListState: Codable {
         self = try JSONDecoder().decode(ListState.self, from: jsonData)
     }
 
+    /// What ``init(jsonData:)`` found wrong, in one line for a user: the field and the
+    /// problem (`missing field mode`, `pageSize: expected Int`), without Swift's type dump.
+    public static func describeDecodingFailure(_ error: any Error) -> String {
+        StateFileCheck.describe(error)
+    }
+
     /// This state as decoding its ``jsonData()`` gives it back, without the round trip:
     /// `savedAt` to the second, link keys parsed again from their text.
     var asStored: ListState {

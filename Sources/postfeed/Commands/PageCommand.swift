@@ -58,8 +58,18 @@ struct PageCommand: AsyncParsableCommand {
             let feed = client.paged
             let resumed = try await client.resumePaged(page: number ?? (first ? 1 : nil))
             resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
-            if next { try await feed.next() }
-            if previous { try await feed.previous() }
+            if next {
+                guard await feed.hasNext else {
+                    throw CLIError("page \(await feed.currentPage) is the last page; there is no next one ('postfeed page --first' starts over)")
+                }
+                try await feed.next()
+            }
+            if previous {
+                guard await feed.hasPrevious else {
+                    throw CLIError("page \(await feed.currentPage) is the first page; there is no previous one")
+                }
+                try await feed.previous()
+            }
             if last { try await feed.last() }
             var anchor = (number == nil && !next && !previous && !last && !first) ? resumed.anchorIndex : 0
             var output: [ListOutput] = []

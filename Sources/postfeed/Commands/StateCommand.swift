@@ -43,7 +43,9 @@ struct StateCommand: AsyncParsableCommand {
                     states[mode.rawValue] = state
                     if !json { print(Self.summary(state, file: file)) }
                 } catch {
-                    Terminal.note("postfeed: \(PostRenderer.displayPath(file)) is unreadable (\(error)); the next run sets it aside and starts fresh")
+                    Terminal.note(
+                        "postfeed: \(PostRenderer.displayPath(file)) is not usable list state "
+                            + "(\(ListState.describeDecodingFailure(error))); the next run sets it aside and starts fresh")
                 }
             }
             if json { try JSONOutput.print(states) }
@@ -54,13 +56,27 @@ struct StateCommand: AsyncParsableCommand {
             lines.append("  backend \(state.backendIdentity), page size \(state.pageSize)")
             switch state.mode {
             case .infinite:
-                lines.append("  \(state.loadedPostIDs.count) posts loaded in \(state.loadedPageKeys.count) pages\(state.totalCount.map { " of \($0)" } ?? ""); next \(state.nextPageKey?.description ?? "none (end reached)")")
+                let pages = Self.count(state.loadedPageKeys.count, "page")
+                let total = state.totalCount.map { " of \($0)" } ?? ""
+                // A place carried over from paged mode knows its pages, not yet their posts.
+                let loaded = state.loadedPostIDs.isEmpty && !state.loadedPageKeys.isEmpty
+                    ? "\(pages) to read back from the page cache"
+                    : "\(Self.count(state.loadedPostIDs.count, "post")) loaded in \(pages)\(total)"
+                lines.append("  \(loaded); next \(state.nextPageKey?.description ?? "none (end reached)")")
             case .paged:
-                lines.append("  page \(state.currentPage ?? 1)\(state.currentPageKey.map { " (\($0))" } ?? "")\(state.totalCount.map { " of \($0) posts" } ?? "")")
+                let page = state.currentPage ?? 1
+                // The key is worth showing only when it is not just the page's number.
+                let key = state.currentPageKey.flatMap { $0 == .number(page) ? nil : " (\($0))" } ?? ""
+                lines.append("  page \(page)\(key)\(state.totalCount.map { " of \($0) posts" } ?? "")")
             }
             if let anchor = state.anchor { lines.append("  in view: post #\(anchor.index + 1) (id \(anchor.postID))") }
-            if !state.seenPostIDs.isEmpty { lines.append("  seen: \(state.seenPostIDs.count) posts") }
+            if !state.seenPostIDs.isEmpty { lines.append("  seen: \(Self.count(state.seenPostIDs.count, "post"))") }
             return lines.joined(separator: "\n")
+        }
+
+        /// `1 page`, `13 pages`.
+        static func count(_ number: Int, _ noun: String) -> String {
+            "\(number) \(noun)\(number == 1 ? "" : "s")"
         }
     }
 

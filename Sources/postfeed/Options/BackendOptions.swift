@@ -14,7 +14,7 @@ struct BackendOptions: ParsableArguments {
     @Option(
         name: .customLong("api"),
         help: ArgumentHelp(
-            "Backend convention: postfeed (default), json-server, json-server-v1, dummyjson. With the built-in backend, it speaks that convention too.",
+            "Backend convention: postfeed, postfeed-cursor, json-server, json-server-v1, dummyjson. With the built-in backend, it speaks that convention too.",
             valueName: "preset"))
     var api: String = "postfeed"
 
@@ -30,7 +30,7 @@ struct BackendOptions: ParsableArguments {
             valueName: "dir"))
     var cacheDirectory: String?
 
-    @Option(name: .customLong("page-size"), help: "Posts per page, 1…100 (default 20).")
+    @Option(name: .customLong("page-size"), help: "Posts per page, 1…100.")
     var pageSize: Int = 20
 
     @Flag(name: .customLong("offline"), help: "Use only what the caches hold; never touch the network.")
