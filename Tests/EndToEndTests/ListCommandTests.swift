@@ -212,9 +212,10 @@ struct ListCommandTests {
         }
         let before = sandbox.stateSnapshot()
 
-        // When a restart cannot reach the backend
+        // When a restart cannot reach the backend (at another page size: the caches, keyed by
+        // the identity, would serve page 1 of size 20 at the dead address too)
         let restart = try await sandbox.run([
-            "list", "--restart", "--no-images", "--backend", config.path, "--base-url", "http://127.0.0.1:1",
+            "list", "--restart", "--no-images", "--page-size", "7", "--backend", config.path, "--base-url", "http://127.0.0.1:1",
         ])
 
         // Then it fails and the place saved before is untouched
