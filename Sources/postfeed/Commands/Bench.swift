@@ -117,7 +117,7 @@ struct Bench: AsyncParsableCommand {
             try urls.map { "url = \"\($0.absoluteString)\"\noutput = \"/dev/null\"\n" }.joined().write(to: config, atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["curl", "--silent", "--fail", "--parallel", "--parallel-max", "\(parallel)", "-K", config.path]
+            process.arguments = ["curl", "--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", "\(parallel)", "-K", config.path]
             let clock = ContinuousClock()
             let elapsed = try clock.measure {
                 try process.run()
