@@ -46,6 +46,8 @@ public actor PagedFeed {
     private var keys: [Int: PageKey]
     /// The neighbour page being warmed in the page cache, and its key.
     private var pagePrefetch: PagePrefetch?
+    /// Counts navigations: only the latest one puts its page on screen.
+    private var navigation = 0
 
     public init(
         repository: any PostRepository, images: ImagePipeline? = nil, configuration: Configuration = Configuration(),
@@ -67,6 +69,9 @@ public actor PagedFeed {
 
     /// Shows page `number`. Out of range (below 1, or past the last known page) throws
     /// `.pageOutOfRange` and leaves the current page on screen.
+    ///
+    /// Calls that overlap end on the page asked for last, whatever answers first: an
+    /// overtaken call returns its page without showing it.
     @discardableResult
     public func goTo(page number: Int, cachePolicy: PageCachePolicy = .useCache) async throws(RepositoryError) -> Page {
         guard number >= 1 else {
@@ -77,9 +82,12 @@ public actor PagedFeed {
                 .pageOutOfRange, url: nil, page: .number(number),
                 message: "page \(number) is past the end (\(totalPages) page\(totalPages == 1 ? "" : "s")); try 1…\(totalPages)")
         }
+        navigation += 1
+        let ticket = navigation
         isLoading = true
-        defer { isLoading = false }
+        defer { if ticket == navigation { isLoading = false } }
         let page = try await fetch(number, cachePolicy: cachePolicy, priority: .high)
+        guard ticket == navigation else { return page }
         show(page, number: number)
         prefetchAround(number)
         return page

@@ -28,6 +28,32 @@ struct PagedFeedTests {
         }
     }
 
+    @Test("Overlapping jumps end on the page asked for last, even when an earlier one answers later")
+    func latestJumpWins() async throws {
+        try await FeedTestSupport.withClient(
+            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(300))),
+            configure: { $0.paged.prefetchNeighbour = false }
+        ) { client, _, _ in
+            // Given page 5 in the page cache, and page 1 on screen
+            let feed = client.paged
+            try await feed.goTo(page: 5)
+            try await feed.goTo(page: 1)
+
+            // When a jump to page 3 (from the network, slow) is overtaken by one to page 5
+            // (from the cache, fast)
+            let slow = Task { try await feed.goTo(page: 3) }
+            try await Task.sleep(for: .milliseconds(50))
+            try await feed.goTo(page: 5)
+            let overtaken = try await slow.value
+
+            // Then page 5 stays on screen; the overtaken call still returns its page
+            #expect(overtaken.posts.first?.id == 21)
+            #expect(await feed.currentPage == 5)
+            #expect(await feed.posts.first?.id == 41)
+            #expect(await feed.isLoading == false)
+        }
+    }
+
     @Test("An out-of-range page is a clear error and the current page stays visible")
     func outOfRange() async throws {
         try await FeedTestSupport.withClient { client, _, _ in
