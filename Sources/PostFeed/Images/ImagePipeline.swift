@@ -97,7 +97,7 @@ public actor ImagePipeline {
                 join(key: key, url: url, priority: priority, waiter: waiter, continuation: continuation)
             }
         } onCancel: {
-            Task { await self.leave(key: key, waiter: waiter) }
+            Task { await self.leave(key: key, url: url, waiter: waiter) }
         }
         return try result.get()
     }
@@ -161,9 +161,9 @@ public actor ImagePipeline {
         flights[key]?.waiters[waiter] = continuation
     }
 
-    private func leave(key: String, waiter: UUID) {
+    private func leave(key: String, url: URL, waiter: UUID) {
         guard var flight = flights[key], let continuation = flight.waiters.removeValue(forKey: waiter) else { return }
-        continuation.resume(returning: .failure(ImagePipelineError(.cancelled, url: URL(string: key) ?? URL(fileURLWithPath: "/"), message: "cancelled")))
+        continuation.resume(returning: .failure(ImagePipelineError(.cancelled, url: url, message: "cancelled")))
         if flight.waiters.isEmpty {
             // The last caller left: stop the transfer, and let the next caller start anew.
             flight.task.cancel()

@@ -42,6 +42,24 @@ struct ImagePipelineCoalescingTests {
         }
     }
 
+    @Test("A cancelled caller's error names the URL it asked for, whatever the cache key looks like")
+    func cancelledErrorNamesTheURL() async throws {
+        try await ImagePipelineTests.withPipeline(server: Self.slowServer) { _, server, disk, client in
+            // Keys that are not URLs, like those of a backend with a fixed identity
+            let pipeline = ImagePipeline(
+                loader: client, disk: disk, configuration: .init(cacheKey: { "[fixtures] \($0.path)" }))
+            let url = ImagePipelineTests.imageURL(server, "img-004.jpg")
+            let caller = Task { try await pipeline.image(for: url) }
+            try await Task.sleep(for: .milliseconds(100))
+
+            caller.cancel()
+
+            let error = await #expect(throws: ImagePipelineError.self) { try await caller.value }
+            #expect(error?.code == .cancelled)
+            #expect(error?.url == url)
+        }
+    }
+
     @Test("Prefetch fills the caches at low priority; a later request is a memory hit")
     func prefetchFillsCaches() async throws {
         try await ImagePipelineTests.withPipeline { pipeline, server, _, _ in
