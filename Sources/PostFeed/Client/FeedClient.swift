@@ -15,17 +15,29 @@ import PostFeedHTTP
 ///     try await client.saveInfinite(anchorIndex: resumed.anchorIndex)
 /// }
 /// ```
+///
+/// Call ``shutdown()`` (or use ``withFeedClient(_:logger:isolation:_:)``) when done: a
+/// background catalog load or a prefetch keeps the feeds, and with them the HTTP engine's
+/// thread, alive until it ends.
 public final class FeedClient: Sendable {
     public struct Configuration: Sendable {
+        /// The API both modes read: base URL, paths, pagination style, field names.
         public var backend: BackendDescription
         /// Posts per page, 1…100. Default 20.
         public var pageSize: Int
+        /// Where the image cache, page cache and list state live.
         public var cacheLocation: CacheLocation
+        /// The one HTTP engine's limits, timeouts and retries.
         public var http: HTTPClient.Configuration
+        /// The image disk layer (`<root>/ImageCache`). Default size limit 256 MiB.
         public var imageCache: DiskCache.Configuration
+        /// The page disk layer (`<root>/PageCache`). Default size limit 64 MiB.
         public var pageCache: DiskCache.Configuration
+        /// The image memory layer and cache keys.
         public var images: ImagePipeline.Configuration
+        /// Infinite scroll: prefetch threshold, window, ordering.
         public var infinite: InfiniteFeed.Configuration
+        /// Numbered pages: neighbour and image prefetching.
         public var paged: PagedFeed.Configuration
         /// Never touch the network: pages and images come from the caches only.
         public var offline: Bool
@@ -76,7 +88,7 @@ public final class FeedClient: Sendable {
         self.configuration = configuration
         self.logger = logger
         do {
-            http = try HTTPClient(configuration: configuration.http, logger: Logger(label: "postfeed.http"))
+            http = try HTTPClient(configuration: configuration.http, logger: Self.logger(logger, for: "http"))
         } catch {
             throw FeedClientError("cannot start the HTTP engine: \(error)")
         }
@@ -92,7 +104,7 @@ public final class FeedClient: Sendable {
         do {
             online = try HTTPPostRepository(
                 backend: configuration.backend, pageSize: configuration.pageSize, loader: http, pageCache: pageCache,
-                logger: Logger(label: "postfeed.repository"))
+                logger: Self.logger(logger, for: "repository"))
         } catch {
             throw FeedClientError(error.description)
         }
@@ -102,20 +114,36 @@ public final class FeedClient: Sendable {
         let backend = configuration.backend
         imageConfiguration.cacheKey = { url in backend.cacheKey(imageKey(url)) }
         images = ImagePipeline(
-            loader: http, disk: imageCache, configuration: imageConfiguration, logger: Logger(label: "postfeed.images"))
+            loader: http, disk: imageCache, configuration: imageConfiguration, logger: Self.logger(logger, for: "images"))
         stateStore = ListStateStore(cacheRoot: location.root)
         // The feeds use the pipeline only to prefetch images from the network: offline they
         // get none, so `--offline` never makes a request.
         let prefetchPipeline = configuration.offline ? nil : images
-        infinite = InfiniteFeed(repository: repository, images: prefetchPipeline, configuration: configuration.infinite)
-        paged = PagedFeed(repository: repository, images: prefetchPipeline, configuration: configuration.paged)
+        infinite = InfiniteFeed(
+            repository: repository, images: prefetchPipeline, configuration: configuration.infinite,
+            logger: Self.logger(logger, for: "infinite"))
+        paged = PagedFeed(
+            repository: repository, images: prefetchPipeline, configuration: configuration.paged,
+            logger: Self.logger(logger, for: "paged"))
+    }
+
+    /// The caller's logger (its handler, level and metadata) for one part of the graph,
+    /// told apart by a `component` metadata value.
+    private static func logger(_ base: Logger, for component: String) -> Logger {
+        var logger = base
+        logger[metadataKey: "component"] = "\(component)"
+        return logger
     }
 
     /// Runs `body` with a new client and shuts it down afterwards, also when `body` throws.
+    /// `body` runs in the caller's isolation, so it may return a non-`Sendable` value.
     public static func withFeedClient<T>(
-        _ configuration: Configuration, _ body: (FeedClient) async throws -> T
+        _ configuration: Configuration,
+        logger: Logger = Logger(label: "postfeed"),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (FeedClient) async throws -> T
     ) async throws -> T {
-        let client = try FeedClient(configuration)
+        let client = try FeedClient(configuration, logger: logger)
         do {
             let result = try await body(client)
             await client.shutdown()

@@ -29,6 +29,7 @@ extension HTTPClient {
         /// Default `nil`, the system's bundle. Verification of the peer and its host name
         /// stays on either way.
         public var trustedCertificatesFile: String?
+        /// The `User-Agent` header of every request. Default `PostFeed/1.0`.
         public var userAgent: String
         /// Idle memory kept for receiving response bodies, in bytes. Default 16 MiB.
         ///
@@ -38,6 +39,9 @@ extension HTTPClient {
         /// buffer when released. A body's buffer is at most 25 % larger than the body when
         /// the server announces its length.
         public var pooledBodyMemory: Int
+        /// Which failures of idempotent requests are tried again, how often and after how
+        /// long. Default: 3 attempts with exponential backoff and full jitter, honouring
+        /// `Retry-After`; ``RetryPolicy/never`` turns retries off.
         public var retryPolicy: RetryPolicy
         /// The clock retries sleep on; inject one in tests so they do not wait.
         public var clock: any Clock<Duration>

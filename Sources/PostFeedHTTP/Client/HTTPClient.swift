@@ -39,9 +39,11 @@ public final class HTTPClient: HTTPLoading {
     }
 
     /// Runs `body` with a new client and shuts it down afterwards, also when `body` throws.
+    /// `body` runs in the caller's isolation, so it may return a non-`Sendable` value.
     public static func withHTTPClient<T>(
         configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "postfeed.http"),
+        isolation: isolated (any Actor)? = #isolation,
         _ body: (HTTPClient) async throws -> T
     ) async throws -> T {
         let client = try HTTPClient(configuration: configuration, logger: logger)

@@ -79,7 +79,9 @@ public enum HTTPPriority: Int, Sendable, Hashable, Comparable, CaseIterable {
 public struct HTTPTimeouts: Sendable, Hashable {
     /// Limit for name lookup + TCP (+ TLS) connect. Default 10 s.
     public var connect: Duration
-    /// Limit for the whole transfer, redirects included. Default 60 s.
+    /// Limit for the whole transfer, redirects included. Default 60 s. It bounds each
+    /// attempt: with retries, a request may take up to this times the attempts, plus the
+    /// waits between them.
     public var total: Duration
     /// A transfer that moves fewer than 1 byte per second for this long is aborted
     /// (curl's low-speed limit). Default 15 s.
