@@ -405,8 +405,8 @@ public actor InfiniteFeed {
     }
 
     /// Prefetches the images of the newest posts and warms the page cache with the next
-    /// page at low priority. A load that wants that page waits for the prefetch instead of
-    /// fetching it a second time.
+    /// page, ahead of them (see `PagePrefetch`). A load that wants that page waits for the
+    /// prefetch instead of fetching it a second time.
     private func schedulePrefetch() {
         if let images {
             let upcoming = segments.last?.posts ?? []

@@ -2,8 +2,13 @@ import Foundation
 import Logging
 import PostFeedHTTP
 
-/// A page being warmed in the page cache at low priority, so that a later load of the same
-/// key can wait for it instead of fetching the page a second time.
+/// A page being warmed in the page cache, so that a later load of the same key can wait
+/// for it instead of fetching the page a second time.
+///
+/// At `.normal` priority: behind what is on screen (`.high`), ahead of image prefetches
+/// (`.low`). The load that will wait for it is the reader's next screen, and a page is a
+/// few kilobytes; queued behind a backlog of image prefetches it would hold that load
+/// back (a priority inversion).
 struct PagePrefetch: Sendable {
     let key: PageKey
     let task: Task<Void, Never>
@@ -12,7 +17,7 @@ struct PagePrefetch: Sendable {
         self.key = key
         self.task = Task {
             do {
-                _ = try await repository.page(key, cachePolicy: .useCache, priority: .low)
+                _ = try await repository.page(key, cachePolicy: .useCache, priority: .normal)
             } catch {
                 logger.debug("page prefetch failed", metadata: ["page": "\(key)", "error": "\(error)"])
             }

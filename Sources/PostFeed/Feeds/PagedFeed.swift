@@ -6,7 +6,7 @@ import PostFeedHTTP
 ///
 /// The current page stays visible while another loads (``posts`` changes only when the
 /// new page arrived); revisiting a page is served from the page cache; the neighbour page
-/// is prefetched at low priority. Backends addressed by cursor or `Link` cannot jump, so
+/// is prefetched ahead of image prefetches. Backends addressed by cursor or `Link` cannot jump, so
 /// the feed walks from the first page and remembers every key it learns.
 ///
 /// ```swift

@@ -64,6 +64,33 @@ struct InfiniteFeedTests {
         }
     }
 
+    @Test("The next page's prefetch goes ahead of a backlog of image prefetches")
+    func pagePrefetchOvertakesImagePrefetches() async throws {
+        try await FeedTestSupport.withClient(
+            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(100))),
+            configure: {
+                // One connection: everything after the first request waits in the engine's queue.
+                $0.http.maximumConnectionsPerHost = 1
+                $0.infinite.imagePrefetchCount = 10
+            }
+        ) { client, server, _ in
+            // Given page 1's ten image prefetches queued, when page 2 is loaded right away
+            // (page 3's prefetch then joins the queue behind that backlog)
+            try await client.infinite.loadMore()
+            try await client.infinite.loadMore()
+            let pageRequests = { server.recordedRequests.filter { $0.path == "/api/posts" }.count }
+            #expect(await FeedTestSupport.eventually { pageRequests() >= 3 })
+
+            // Then page 3 was asked for before the image backlog was worked off: after page 2,
+            // at most the one image already running came first
+            let requests = server.recordedRequests
+            let pages = requests.indices.filter { requests[$0].path == "/api/posts" }
+            try #require(pages.count >= 3)
+            let imagesBetween = requests[(pages[1] + 1)..<pages[2]].count
+            #expect(imagesBetween <= 1, "\(requests.map(\.path))")
+        }
+    }
+
     @Test("A window keeps at most maxPages in memory; dropped pages come back from the page cache")
     func windowIsBounded() async throws {
         try await FeedTestSupport.withClient(configure: {
