@@ -42,6 +42,8 @@ struct BadInputTests {
             (["list", "--base-url", "ftp://x"], "--base-url 'ftp://x'"),
             (["list", "--pages", "0"], "--pages 0"),
             (["list", "--sort", "random"], "--sort 'random'"),
+            (["page", "--api", "graphql"], "--api 'graphql'"),
+            (["lsit", "--pages", "2"], "'lsit' is not a postfeed command"),
         ])
     func usageErrors(flags: [String], named: String) async throws {
         let sandbox = try Sandbox()
@@ -74,8 +76,12 @@ struct BadInputTests {
             // When
             let run = try await sandbox.run(["list", "--api", "graphql"], against: server)
 
-            // Then
-            expectOneLineError(run, naming: ["\"graphql\"", "json-server"])
+            // Then: a usage error (exit 64, as for every bad flag; usageErrors checks that
+            // nothing is fetched)
+            #expect(run.status == 64, "\(run)")
+            for name in ["--api 'graphql'", "json-server", "postfeed-cursor"] {
+                #expect(run.errorMessage?.contains(name) == true, "\(run)")
+            }
             expectUnchanged(before: before, after: sandbox.snapshot())
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedServer
 import Testing
 
 @Suite("postfeed serve and the built-in backend")
@@ -43,6 +44,20 @@ struct ServeAndBuiltInBackendTests {
         // Then
         #expect(run.failed, "\(run)")
         #expect(run.errorMessage?.contains("--error-share 2") == true, "\(run)")
+    }
+
+    @Test("serve on a port in use says so in plain words")
+    func servePortInUse() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // When
+            let run = try await PostfeedProcess.run(["serve", "--port", "\(server.port)"], in: sandbox.directory)
+
+            // Then: no socket-call dump, and what to do
+            #expect(run.failed, "\(run)")
+            #expect(run.errorMessage?.contains("port \(server.port) is already in use; pick another port, or 0") == true, "\(run)")
+            #expect(!run.standardError.contains("bind(descriptor"), "\(run)")
+        }
     }
 
     @Test("without --base-url the built-in fixture backend serves, and the place survives its port")

@@ -39,10 +39,23 @@ public struct FixtureServerError: Error, Sendable, Hashable, CustomStringConvert
         FixtureServerError(.invalidConfiguration, "invalid fixture server configuration: \(reason)")
     }
 
-    /// The server stopped before it was listening (e.g. the port is taken).
+    /// The server stopped before it was listening (e.g. the port is taken). `reason` is the
+    /// underlying error's text; a socket error in it (`errno: 98`) becomes plain advice.
     public static func stoppedBeforeStarting(host: String, port: Int, reason: String) -> FixtureServerError {
         FixtureServerError(
             .stoppedBeforeStarting,
-            "fixture server could not listen on \(host):\(port): \(reason); pick another port or use 0")
+            "fixture server could not listen on \(host):\(port): \(listenAdvice(host: host, port: port, reason: reason))")
+    }
+
+    private static func listenAdvice(host: String, port: Int, reason: String) -> String {
+        let errno = reason.range(of: #"errno: (\d+)"#, options: .regularExpression)
+            .flatMap { Int32(reason[$0].dropFirst("errno: ".count)) }
+        switch errno {
+        case EADDRINUSE: return "port \(port) is already in use; pick another port, or 0 for a free one"
+        case EADDRNOTAVAIL:
+            return "\(host) is not an address of this machine; use 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)"
+        case EACCES: return "permission denied (ports below 1024 need privileges); pick a port above 1023, or 0"
+        default: return "\(reason); pick another port or use 0"
+        }
     }
 }

@@ -42,7 +42,16 @@ struct List: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    /// `list` takes no arguments; as the default command it also receives a mistyped
+    /// command name (`postfeed lsit`), which deserves better than "Unexpected argument".
+    @Argument(help: .hidden)
+    var stray: [String] = []
+
     func validate() throws {
+        if let word = stray.first {
+            let commands = PostFeedCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+            throw ValidationError("'\(word)' is not a postfeed command; use one of \(commands.joined(separator: ", ")) (postfeed --help).")
+        }
         guard mode == "infinite" || mode == "paged" else {
             throw ValidationError("--mode '\(mode)' is unknown; use 'infinite' or 'paged'.")
         }

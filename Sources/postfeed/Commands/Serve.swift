@@ -86,6 +86,8 @@ struct Serve: AsyncParsableCommand {
                 let line = "postfeed: serving \(ready.fixturesDirectory.path) (\(ready.flavor.rawValue)) at \(server.baseURL.absoluteString); Ctrl-C stops\n"
                 try? StandardStream.output.write(line)
             }
+        } catch let error as FixtureServerError {
+            throw CLIError(error.message)  // names the address and what to do
         } catch {
             throw CLIError("cannot serve on \(host):\(port): \(error)")
         }

@@ -36,10 +36,15 @@ struct BackendOptions: ParsableArguments {
     @Flag(name: .customLong("offline"), help: "Use only what the caches hold; never touch the network.")
     var offline = false
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log requests and cache activity to stderr.")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log each request with its timings, retries, and fallbacks to cached copies to stderr.")
     var verbose = false
 
     func validate() throws {
+        // A config file names its own convention; --api matters only without one.
+        if backendFile == nil, !BackendDescription.presetNames.contains(api) {
+            throw ValidationError(
+                "--api '\(api)' is unknown; use one of \(BackendDescription.presetNames.joined(separator: ", ")), or --backend with a config file.")
+        }
         guard (1...100).contains(pageSize) else {
             throw ValidationError("--page-size \(pageSize) is out of range; use 1…100.")
         }
