@@ -152,6 +152,30 @@ struct BadInputTests {
         }
     }
 
+    @Test("a file in the way of the cache folder: plain warnings, and an error saying what to do")
+    func fileInTheWayOfTheCache() async throws {
+        let sandbox = try Sandbox()
+        let blocker = sandbox.directory.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: blocker)
+        try await withFixtureServer { server in
+            // When
+            let run = try await PostfeedProcess.run(
+                ["list", "--no-images", "--cache-dir", blocker.appendingPathComponent("cache").path,
+                 "--base-url", server.baseURL.absoluteString],
+                in: sandbox.directory)
+
+            // Then: the posts were shown from memory, but the place cannot be saved
+            #expect(run.failed, "\(run)")
+            #expect(PrintedList(run.standardOutput).ids == Array(1...20), "\(run)")
+            #expect(run.errorMessage?.contains("a file is in the way of that folder") == true, "\(run)")
+            // Log records read like the tool's other notes: no timestamps, no log labels
+            let warnings = run.errorLines.filter { $0.hasPrefix("postfeed: warning: ") }
+            #expect(warnings.count == 2, "\(run)")
+            #expect(warnings.allSatisfy { $0.contains("a file is in the way") }, "\(run)")
+            #expect(run.errorLines.allSatisfy { $0.hasPrefix("postfeed: ") || $0.hasPrefix("Error: ") }, "\(run)")
+        }
+    }
+
     @Test("a missing or broken backend config file is named")
     func badConfigFile() async throws {
         let sandbox = try Sandbox()

@@ -77,7 +77,7 @@ public struct ListStateStore: Sendable {
             throw ListStateError(
                 .notWritable, url: directory, systemError: error.errno,
                 message: "cannot save list state: cannot create the folder \(Self.display(URL(fileURLWithPath: error.path))) (\(error.text)); "
-                    + "make it writable or choose another cache folder with --cache-dir")
+                    + error.folderRemedy)
         }
         try StateFileSystem.withExclusiveLock(in: directory) { () throws(ListStateError) in
             // A file this run may not use (another backend, a newer version, unreadable) is
@@ -232,7 +232,7 @@ public struct ListStateStore: Sendable {
             return ListStateError(
                 .notWritable, url: directory, systemError: failure.errno,
                 message: "cannot save \(display(url)): \(display(directory)) is not writable (\(failure.text)); "
-                    + "make it writable or choose another cache folder with --cache-dir")
+                    + failure.folderRemedy)
         }
         return ListStateError(
             .writeFailed, url: url, systemError: failure.errno,

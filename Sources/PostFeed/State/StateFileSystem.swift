@@ -20,6 +20,13 @@ struct SystemCallFailure: Error {
     var isPermissionProblem: Bool {
         [EACCES, EPERM, EROFS, ENOTDIR].contains(errno)
     }
+
+    /// What the user can do about a folder that cannot be created or written.
+    var folderRemedy: String {
+        errno == ENOTDIR || errno == EEXIST
+            ? "a file is in the way of that folder; move it or choose another cache folder with --cache-dir"
+            : "make it writable or choose another cache folder with --cache-dir"
+    }
 }
 
 /// The POSIX file operations list state needs, spelled out so each step is checked:

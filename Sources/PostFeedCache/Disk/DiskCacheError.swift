@@ -81,7 +81,10 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
         let subject = key.map { "cache entry for \($0) (\(path))" } ?? path
         switch code {
         case .directoryUnavailable:
-            return "cache directory \(path) cannot be used (\(reason)); pass another cache directory or fix its permissions"
+            let remedy = systemErrorNumber == ENOTDIR || systemErrorNumber == EEXIST
+                ? "a file is in the way; move it or pass another cache directory"
+                : "pass another cache directory or fix its permissions"
+            return "cache directory \(path) cannot be used (\(reason)); \(remedy)"
         case .notWritable:
             return "cannot write \(subject) (\(reason)); the disk cache is read-only for now and PostFeed continues with memory only — check permissions and the mount"
         case .diskFull:

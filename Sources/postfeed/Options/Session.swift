@@ -109,10 +109,30 @@ enum LoggingBootstrap {
     static func configure(verbose: Bool) {
         guard !configured else { return }
         configured = true
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = verbose ? .debug : .warning
-            return handler
-        }
+        LoggingSystem.bootstrap { _ in CLILogHandler(logLevel: verbose ? .debug : .warning) }
+    }
+}
+
+/// swift-log records as the tool's other notes: `postfeed: warning: <message>` on stderr,
+/// the part of the library that logged in brackets, other metadata after the message.
+struct CLILogHandler: LogHandler {
+    var logLevel: Logger.Level
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        Terminal.note(Self.line(level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
+    }
+
+    static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        var metadata = metadata
+        let component = metadata.removeValue(forKey: "component").map { "[\($0)] " } ?? ""
+        let details = metadata.isEmpty
+            ? "" : " (" + metadata.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
+        return "postfeed: \(level): \(component)\(message)\(details)"
     }
 }
