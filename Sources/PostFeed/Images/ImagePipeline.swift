@@ -213,10 +213,13 @@ public actor ImagePipeline {
 
         if fetched.status == 304, let entry, let info = ImageInfo(sniffing: entry.data) {
             let freshness = HTTPFreshness(headers: fetched.headers, now: now)
-            try? disk?.updateMetadata(forKey: key) { metadata in
-                metadata.expiresAt = freshness.expiresAt ?? metadata.expiresAt.map { _ in now.addingTimeInterval(Self.defaultLifetime) }
-                if let etag = freshness.etag { metadata.etag = etag }
-                if let lastModified = freshness.lastModified { metadata.lastModified = lastModified }
+            let disk = disk
+            await DiskWriteQueue.run {
+                try? disk?.updateMetadata(forKey: key) { metadata in
+                    metadata.expiresAt = freshness.expiresAt ?? metadata.expiresAt.map { _ in now.addingTimeInterval(Self.defaultLifetime) }
+                    if let etag = freshness.etag { metadata.etag = etag }
+                    if let lastModified = freshness.lastModified { metadata.lastModified = lastModified }
+                }
             }
             remember(key: key, data: entry.data, info: info, expiresAt: freshness.expiresAt)
             return .success(ImageResponse(url: url, cacheKey: key, data: entry.data, info: info, source: .revalidated, isStale: false))
@@ -239,7 +242,11 @@ public actor ImagePipeline {
                 message: "the body (\(data.count) bytes, \(type)) is not a PNG, JPEG, GIF or WebP image; not cached"))
         }
         let freshness = HTTPFreshness(headers: fetched.headers, now: now)
-        if freshness.isStorable { storeOnDisk(key: key, url: url, fetched: fetched, data: data, info: info, freshness: freshness, now: now) }
+        if freshness.isStorable {
+            await DiskWriteQueue.run { [self] in
+                storeOnDisk(key: key, url: url, fetched: fetched, data: data, info: info, freshness: freshness, now: now)
+            }
+        }
         remember(key: key, data: data, info: info, expiresAt: freshness.expiresAt)
         return .success(ImageResponse(url: url, cacheKey: key, data: data, info: info, source: .network, isStale: false))
     }
@@ -256,7 +263,8 @@ public actor ImagePipeline {
         return FetchedBody(status: response.status, headers: response.headers, file: nil, data: response.body)
     }
 
-    /// Off the actor: a store syncs the file, and memory hits must not queue behind it.
+    /// Off the actor (memory hits must not queue behind a write that syncs to disk), and run
+    /// on the ``DiskWriteQueue``, off the cooperative pool.
     private nonisolated func storeOnDisk(
         key: String, url: URL, fetched: FetchedBody, data: Data, info: ImageInfo, freshness: HTTPFreshness, now: Date
     ) {

@@ -65,7 +65,8 @@ extension HTTPPostRepository {
                     message: "\(subject) of \(url.absoluteString) answered 304 Not Modified to a request without validators",
                     underlying: HTTPClientError.status(304, url: url))
             }
-            store.refresh(forKey: cacheKey, with: response.headers, now: now())
+            let (store, refreshedAt) = (store, now())
+            await DiskWriteQueue.run { store.refresh(forKey: cacheKey, with: response.headers, now: refreshedAt) }
             return .cached(cached, isStale: false)
         }
         if response.isSuccess { return .network(response) }

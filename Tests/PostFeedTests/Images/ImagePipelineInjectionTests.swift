@@ -1,5 +1,5 @@
 import Foundation
-import PostFeed
+@testable import PostFeed
 import PostFeedCache
 import PostFeedHTTP
 import PostFeedServer
@@ -40,12 +40,15 @@ struct ImagePipelineInjectionTests {
     /// Entries in a dictionary: a cache for a service that keeps nothing on disk.
     final class DictionaryCache: DataCaching {
         private let entries = Mutex<[String: DiskCacheEntry]>([:])
+        /// For each store, whether it ran on the disk-write queue.
+        let storesOnWriteQueue = Mutex<[Bool]>([])
 
         var count: Int { entries.withLock { $0.count } }
 
         func entry(forKey key: String) -> DiskCacheEntry? { entries.withLock { $0[key] } }
 
         func store(_ data: Data, metadata: CacheEntryMetadata, forKey key: String) throws {
+            storesOnWriteQueue.withLock { $0.append(DiskWriteQueue.isCurrent) }
             entries.withLock { $0[key] = DiskCacheEntry(data: data, metadata: metadata) }
         }
 
@@ -85,6 +88,8 @@ struct ImagePipelineInjectionTests {
                 #expect(first.source == .network)
                 #expect(loader.downloads.withLock { $0 } == 1)
                 #expect(cache.entry(forKey: first.cacheKey)?.data == first.data)
+                // The write ran on the disk-write queue, off Swift's cooperative pool.
+                #expect(cache.storesOnWriteQueue.withLock { $0 } == [true])
                 #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
                 #expect(await pipeline.cachedFileURL(for: url) == nil, "this cache keeps no files")
 
@@ -94,6 +99,23 @@ struct ImagePipelineInjectionTests {
                 #expect(second.source == .disk)
                 #expect(second.data == first.data)
                 #expect(server.requestCount(pathPrefix: "/images/") == requests)
+            }
+        }
+    }
+
+    @Test("The repository's page writes run on the disk-write queue too")
+    func pageWritesLeaveThePool() async throws {
+        try await RunningFixtureServer.withRunning { server in
+            try await HTTPClient.withHTTPClient(configuration: .init(retryPolicy: .never)) { client in
+                let cache = DictionaryCache()
+                let repository = try HTTPPostRepository(
+                    backend: BackendDescription.preset("postfeed", baseURL: server.baseURL), loader: client, pageCache: cache)
+
+                _ = try await repository.page(repository.firstPageKey, cachePolicy: .useCache, priority: .high)
+
+                let onQueue = cache.storesOnWriteQueue.withLock { $0 }
+                #expect(!onQueue.isEmpty)
+                #expect(onQueue.allSatisfy { $0 }, "\(onQueue)")
             }
         }
     }
