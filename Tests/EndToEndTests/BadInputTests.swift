@@ -23,6 +23,17 @@ struct BadInputTests {
     }
 
     /// Saves infinite and paged state through the config file `good.json`.
+    /// Waits until the server has seen no new request for 300 ms (at most 5 s).
+    private func settle(_ server: RunningFixtureServer) async {
+        var last = server.totalRequestCount
+        for _ in 0..<50 {
+            try? await Task.sleep(for: .milliseconds(300))
+            let now = server.totalRequestCount
+            if now == last { return }
+            last = now
+        }
+    }
+
     private func warm(_ sandbox: Sandbox, _ server: RunningFixtureServer) async throws -> String {
         let good = try backendFile(sandbox, name: "good.json", server: server)
         let list = try await sandbox.run(["list", "--backend", good, "--pages", "2"])
@@ -51,6 +62,8 @@ struct BadInputTests {
             // Given
             _ = try await warm(sandbox, server)
             let before = sandbox.snapshot()
+            // A prefetch the warm-up's last run sent as it exited may still be on its way.
+            await settle(server)
             server.resetRequestCounts()
 
             // When: no --base-url; validation must stop the run before a backend is chosen
