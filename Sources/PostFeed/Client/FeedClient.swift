@@ -90,7 +90,7 @@ public final class FeedClient: Sendable {
         do {
             http = try HTTPClient(configuration: configuration.http, logger: Self.logger(logger, for: "http"))
         } catch {
-            throw FeedClientError("cannot start the HTTP engine: \(error)")
+            throw FeedClientError(.httpEngine, "cannot start the HTTP engine: \(error)")
         }
         let location = configuration.cacheLocation
         let fallback = FileManager.default.temporaryDirectory.appendingPathComponent("postfeed-\(getpid())", isDirectory: true)
@@ -106,7 +106,7 @@ public final class FeedClient: Sendable {
                 backend: configuration.backend, pageSize: configuration.pageSize, loader: http, pageCache: pageCache,
                 logger: Self.logger(logger, for: "repository"))
         } catch {
-            throw FeedClientError(error.description)
+            throw FeedClientError(.badBackend, error.description)
         }
         repository = configuration.offline ? CacheOnlyRepository(online) : online
         var imageConfiguration = configuration.images
@@ -189,14 +189,57 @@ public final class FeedClient: Sendable {
             do {
                 return try DiskCache(directory: folder, configuration: configuration)
             } catch {
-                throw FeedClientError("cannot open a cache at \(url.path) nor at \(folder.path): \(error); pass --cache-dir with a writable folder")
+                throw FeedClientError(
+                    .cacheUnavailable,
+                    "cannot open a cache at \(url.path) nor at \(folder.path): \(error); pass --cache-dir with a writable folder")
             }
         }
     }
 }
 
-/// Why a ``FeedClient`` could not be built or a list operation failed outside the repository.
-public struct FeedClientError: Error, Sendable, CustomStringConvertible {
+/// Why a ``FeedClient`` could not be built. A struct over a private code, as the other
+/// errors of the package, so cases can be added without breaking users.
+///
+/// ```swift
+/// do { client = try FeedClient(configuration) }
+/// catch where error.code == .cacheUnavailable { /* ask for another cache folder */ }
+/// ```
+public struct FeedClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure. Compare with the static members.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        fileprivate enum Base: String, Sendable, Hashable {
+            case httpEngine = "HTTP engine"
+            case cacheUnavailable = "cache unavailable"
+            case badBackend = "bad backend"
+            case other
+        }
+        fileprivate let base: Base
+
+        /// libcurl could not be initialised (the HTTP engine did not start).
+        public static let httpEngine = Code(base: .httpEngine)
+        /// Neither the cache folder nor a private temporary one could be opened.
+        public static let cacheUnavailable = Code(base: .cacheUnavailable)
+        /// The backend description cannot make requests (e.g. a page size it rejects).
+        public static let badBackend = Code(base: .badBackend)
+        /// Made with ``FeedClientError/init(_:)``.
+        public static let other = Code(base: .other)
+
+        /// A short name of the code, e.g. `cache unavailable`.
+        public var description: String { base.rawValue }
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// One line: what failed and what to do.
     public let description: String
-    public init(_ description: String) { self.description = description }
+
+    init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// An error with code ``Code/other``.
+    public init(_ description: String) {
+        self.init(.other, description)
+    }
 }
