@@ -193,7 +193,9 @@ public actor InfiniteFeed {
     /// hidden posts are skipped.
     ///
     /// A cancelled caller gets `.cancelled` at once; the load itself stops when every caller
-    /// waiting for it has been cancelled, and then adds nothing.
+    /// waiting for it has been cancelled, and then adds nothing. A caller more urgent than
+    /// the load in flight (`.high` joining the background catalog load's `.low`) has it
+    /// started again at its priority, so the reader's screen never waits behind prefetches.
     @discardableResult
     public func loadMore(priority: HTTPPriority = .high) async throws(RepositoryError) -> Int {
         guard loadFlight != nil || hasMore else { return 0 }
@@ -425,24 +427,38 @@ public actor InfiniteFeed {
             continuation.resume(returning: .failure(Self.cancelled(page: nextKey)))
             return
         }
+        if let flight = loadFlight, priority > flight.priority {
+            // A more urgent caller (the reader's screen) joins a background load, whose
+            // request may wait behind prefetches: load again at this priority, with every
+            // waiter moved over. The old load is cancelled, and adds nothing if its page
+            // still lands (the page cache keeps it for the new one).
+            flight.task.cancel()
+            var replacement = startLoad(priority: priority)
+            replacement.waiters = flight.waiters
+            loadFlight = replacement
+        }
         if loadFlight == nil {
             guard hasMore else {
                 continuation.resume(returning: .success(0))
                 return
             }
-            let id = UUID()
-            let task = Task {
-                let result: Result<Int, RepositoryError>
-                do throws(RepositoryError) {
-                    result = .success(try await self.performLoadMore(priority: priority))
-                } catch {
-                    result = .failure(error)
-                }
-                self.completeLoad(id: id, result: result)
-            }
-            loadFlight = LoadFlight(id: id, task: task)
+            loadFlight = startLoad(priority: priority)
         }
         loadFlight?.waiters[waiter] = continuation
+    }
+
+    private func startLoad(priority: HTTPPriority) -> LoadFlight {
+        let id = UUID()
+        let task = Task {
+            let result: Result<Int, RepositoryError>
+            do throws(RepositoryError) {
+                result = .success(try await self.performLoadMore(priority: priority))
+            } catch {
+                result = .failure(error)
+            }
+            self.completeLoad(id: id, result: result)
+        }
+        return LoadFlight(id: id, priority: priority, task: task)
     }
 
     private func leaveLoad(waiter: UUID) {
@@ -474,6 +490,7 @@ public actor InfiniteFeed {
     struct LoadFlight {
         typealias Waiter = CheckedContinuation<Result<Int, RepositoryError>, Never>
         let id: UUID
+        let priority: HTTPPriority
         let task: Task<Void, Never>
         var waiters: [UUID: Waiter] = [:]
     }

@@ -91,6 +91,39 @@ struct InfiniteFeedTests {
         }
     }
 
+    @Test("A visible load joining the background catalog load does not wait behind image prefetches")
+    func visibleLoadOvertakesTheBackgroundLoad() async throws {
+        try await FeedTestSupport.withClient(
+            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(100))),
+            configure: {
+                // One connection: everything after the first request waits in the engine's queue.
+                $0.http.maximumConnectionsPerHost = 1
+                $0.infinite.imagePrefetchCount = 10
+                $0.infinite.prefetchNextPage = false
+            }
+        ) { client, server, _ in
+            // Given page 1 with its ten image prefetches queued, and the background catalog
+            // load asking for page 2 at low priority behind them
+            let feed = client.infinite
+            try await feed.loadMore()
+            // The first image on the wire: the other nine wait in the engine's queue.
+            try #require(await FeedTestSupport.eventually { server.requestCount(pathPrefix: "/images/") >= 1 })
+            await feed.startBackgroundCatalogLoad(batchSize: 1)
+            try #require(await FeedTestSupport.eventually { await feed.isLoadingMore })
+
+            // When the reader's screen needs page 2
+            let added = try await feed.loadMore(priority: .high)
+
+            // Then it came before the image backlog: after page 1, at most the image running
+            #expect(added > 0)
+            let requests = server.recordedRequests
+            let pages = requests.indices.filter { requests[$0].path == "/api/posts" }
+            try #require(pages.count >= 2, "\(requests.map(\.path))")
+            #expect(requests[(pages[0] + 1)..<pages[1]].count <= 1, "\(requests.map(\.path))")
+            await feed.cancelBackgroundWork()
+        }
+    }
+
     @Test("A window keeps at most maxPages in memory; dropped pages come back from the page cache")
     func windowIsBounded() async throws {
         try await FeedTestSupport.withClient(configure: {
