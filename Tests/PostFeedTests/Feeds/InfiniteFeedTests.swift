@@ -67,7 +67,9 @@ struct InfiniteFeedTests {
     @Test("The next page's prefetch goes ahead of a backlog of image prefetches")
     func pagePrefetchOvertakesImagePrefetches() async throws {
         try await FeedTestSupport.withClient(
-            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(100))),
+            // 400 ms an answer: long enough that a slow, busy test process still queues its
+            // page request while the image before it is being answered.
+            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(400))),
             configure: {
                 // One connection: everything after the first request waits in the engine's queue.
                 $0.http.maximumConnectionsPerHost = 1
@@ -94,7 +96,9 @@ struct InfiniteFeedTests {
     @Test("A visible load joining the background catalog load does not wait behind image prefetches")
     func visibleLoadOvertakesTheBackgroundLoad() async throws {
         try await FeedTestSupport.withClient(
-            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(100))),
+            // 400 ms an answer: long enough that a slow, busy test process still queues its
+            // page request while the image before it is being answered.
+            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(400))),
             configure: {
                 // One connection: everything after the first request waits in the engine's queue.
                 $0.http.maximumConnectionsPerHost = 1
