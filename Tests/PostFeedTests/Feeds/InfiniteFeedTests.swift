@@ -64,18 +64,26 @@ struct InfiniteFeedTests {
         }
     }
 
-    @Test("The next page's prefetch goes ahead of a backlog of image prefetches")
-    func pagePrefetchOvertakesImagePrefetches() async throws {
+    /// A client with one connection to a server that answers in 400 ms, and ten image
+    /// prefetches per page: everything after the request on the wire waits in the engine's
+    /// queue, in priority order. 400 ms is long enough that a slow, busy test process still
+    /// queues its next request while the one before it is being answered.
+    private static func withOneSlowConnection(
+        prefetchNextPage: Bool = true, _ body: (FeedClient, RunningFixtureServer) async throws -> Void
+    ) async throws {
         try await FeedTestSupport.withClient(
-            // 400 ms an answer: long enough that a slow, busy test process still queues its
-            // page request while the image before it is being answered.
             server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(400))),
             configure: {
-                // One connection: everything after the first request waits in the engine's queue.
                 $0.http.maximumConnectionsPerHost = 1
                 $0.infinite.imagePrefetchCount = 10
+                $0.infinite.prefetchNextPage = prefetchNextPage
             }
-        ) { client, server, _ in
+        ) { client, server, _ in try await body(client, server) }
+    }
+
+    @Test("The next page's prefetch goes ahead of a backlog of image prefetches")
+    func pagePrefetchOvertakesImagePrefetches() async throws {
+        try await Self.withOneSlowConnection { client, server in
             // Given page 1's ten image prefetches queued, when page 2 is loaded right away
             // (page 3's prefetch then joins the queue behind that backlog)
             try await client.infinite.loadMore()
@@ -95,17 +103,7 @@ struct InfiniteFeedTests {
 
     @Test("A visible load joining the background catalog load does not wait behind image prefetches")
     func visibleLoadOvertakesTheBackgroundLoad() async throws {
-        try await FeedTestSupport.withClient(
-            // 400 ms an answer: long enough that a slow, busy test process still queues its
-            // page request while the image before it is being answered.
-            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(400))),
-            configure: {
-                // One connection: everything after the first request waits in the engine's queue.
-                $0.http.maximumConnectionsPerHost = 1
-                $0.infinite.imagePrefetchCount = 10
-                $0.infinite.prefetchNextPage = false
-            }
-        ) { client, server, _ in
+        try await Self.withOneSlowConnection(prefetchNextPage: false) { client, server in
             // Given page 1 with its ten image prefetches queued, and the background catalog
             // load asking for page 2 at low priority behind them
             let feed = client.infinite
