@@ -182,15 +182,16 @@ extension FeedClient {
         let source: ListMode = mode == .paged ? .infinite : .paged
         var notices: [String] = []
         let states = loadBothStates(notices: &notices)
+        let saved = { (mode: ListMode) in mode == .paged ? states.paged : states.infinite }
         if states.current == mode {
-            let state = mode == .paged ? states.paged : states.infinite
+            let state = saved(mode)
             return ModeSwitchReport(
                 from: mode, to: mode, page: state?.currentPage, anchor: state?.anchor,
                 startedFresh: false, alreadyCurrent: true, notices: notices)
         }
         let target: ListState
         var fresh = false
-        if let state = mode == .paged ? states.infinite : states.paged {
+        if let state = saved(source) {
             var converted = state.switched(to: mode, pageSize: configuration.pageSize, firstPageKey: repository.firstPageKey)
             converted.savedAt = Date()
             if mode == .infinite { converted.loadedPageCounts = nil }

@@ -213,14 +213,7 @@ public actor ImagePipeline {
 
         if fetched.status == 304, let entry, let info = ImageInfo(sniffing: entry.data) {
             let freshness = HTTPFreshness(headers: fetched.headers, now: now)
-            let disk = disk
-            await DiskWriteQueue.run {
-                try? disk?.updateMetadata(forKey: key) { metadata in
-                    metadata.expiresAt = freshness.expiresAt ?? metadata.expiresAt.map { _ in now.addingTimeInterval(Self.defaultLifetime) }
-                    if let etag = freshness.etag { metadata.etag = etag }
-                    if let lastModified = freshness.lastModified { metadata.lastModified = lastModified }
-                }
-            }
+            await refreshOnDisk(key: key, freshness: freshness, now: now)
             remember(key: key, data: entry.data, info: info, expiresAt: freshness.expiresAt)
             return .success(ImageResponse(url: url, cacheKey: key, data: entry.data, info: info, source: .revalidated, isStale: false))
         }
@@ -243,9 +236,7 @@ public actor ImagePipeline {
         }
         let freshness = HTTPFreshness(headers: fetched.headers, now: now)
         if freshness.isStorable {
-            await DiskWriteQueue.run { [self] in
-                storeOnDisk(key: key, url: url, fetched: fetched, data: data, info: info, freshness: freshness, now: now)
-            }
+            await storeOnDisk(key: key, url: url, fetched: fetched, data: data, info: info, freshness: freshness, now: now)
         }
         remember(key: key, data: data, info: info, expiresAt: freshness.expiresAt)
         return .success(ImageResponse(url: url, cacheKey: key, data: data, info: info, source: .network, isStale: false))
@@ -263,9 +254,29 @@ public actor ImagePipeline {
         return FetchedBody(status: response.status, headers: response.headers, file: nil, data: response.body)
     }
 
-    /// Off the actor (memory hits must not queue behind a write that syncs to disk), and run
-    /// on the ``DiskWriteQueue``, off the cooperative pool.
+    /// Off the actor (memory hits must not queue behind a write that syncs to disk), on the
+    /// ``DiskWriteQueue``, off the cooperative pool.
     private nonisolated func storeOnDisk(
+        key: String, url: URL, fetched: FetchedBody, data: Data, info: ImageInfo, freshness: HTTPFreshness, now: Date
+    ) async {
+        await DiskWriteQueue.run { [self] in
+            storeOnDiskNow(key: key, url: url, fetched: fetched, data: data, info: info, freshness: freshness, now: now)
+        }
+    }
+
+    /// After a `304`: the entry's new expiry and validators, written like a store.
+    private nonisolated func refreshOnDisk(key: String, freshness: HTTPFreshness, now: Date) async {
+        guard let disk else { return }
+        await DiskWriteQueue.run {
+            try? disk.updateMetadata(forKey: key) { metadata in
+                metadata.expiresAt = freshness.expiresAt ?? metadata.expiresAt.map { _ in now.addingTimeInterval(Self.defaultLifetime) }
+                if let etag = freshness.etag { metadata.etag = etag }
+                if let lastModified = freshness.lastModified { metadata.lastModified = lastModified }
+            }
+        }
+    }
+
+    private nonisolated func storeOnDiskNow(
         key: String, url: URL, fetched: FetchedBody, data: Data, info: ImageInfo, freshness: HTTPFreshness, now: Date
     ) {
         guard let disk else { return }

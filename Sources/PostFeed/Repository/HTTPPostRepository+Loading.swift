@@ -65,8 +65,7 @@ extension HTTPPostRepository {
                     message: "\(subject) of \(url.absoluteString) answered 304 Not Modified to a request without validators",
                     underlying: HTTPClientError.status(304, url: url))
             }
-            let (store, refreshedAt) = (store, now())
-            await DiskWriteQueue.run { store.refresh(forKey: cacheKey, with: response.headers, now: refreshedAt) }
+            await store.refresh(forKey: cacheKey, with: response.headers, now: now())
             return .cached(cached, isStale: false)
         }
         if response.isSuccess { return .network(response) }

@@ -45,10 +45,7 @@ extension HTTPPostRepository {
             }
         case .network(let response):
             let post = try decodePost(response.body, url: url, subject: subject)
-            let (store, storedAt) = (store, now())
-            await DiskWriteQueue.run {
-                store.store(response, forKey: cacheKey, keptHeaders: [], attributes: [Attribute.kind: "post"], now: storedAt)
-            }
+            await store.store(response, forKey: cacheKey, keptHeaders: [], attributes: [Attribute.kind: "post"], now: now())
             return post
         case .status(let response) where response.status == 404:
             throw RepositoryError(

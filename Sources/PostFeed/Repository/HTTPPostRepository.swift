@@ -142,10 +142,7 @@ public final class HTTPPostRepository: PostRepository {
             let page = try decode(response.body, headers: response.headers, url: url, key: key, start: start)
             var attributes = [Attribute.kind: "page"]
             if let start { attributes[Attribute.startIndex] = String(start) }
-            let (store, keptHeaders, kept, storedAt) = (store, keptHeaders, attributes, now())
-            await DiskWriteQueue.run {
-                store.store(response, forKey: cacheKey, keptHeaders: keptHeaders, attributes: kept, now: storedAt)
-            }
+            await store.store(response, forKey: cacheKey, keptHeaders: keptHeaders, attributes: attributes, now: now())
             return page
         case .status(let response):
             throw statusError(response, subject: subject, page: key)

@@ -89,8 +89,16 @@ final class PageCacheStore: Sendable {
 
     /// Stores a `2xx` response under `key` unless it says `no-store`. Keeps `keptHeaders`
     /// (all their values, joined by `, `) and `attributes`. A cache that refuses the write
-    /// costs only the caching: the error is not passed on.
+    /// costs only the caching: the error is not passed on. Runs on the ``DiskWriteQueue``.
     func store(
+        _ response: HTTPResponse, forKey key: String, keptHeaders: [String], attributes: [String: String], now: Date
+    ) async {
+        await DiskWriteQueue.run { [self] in
+            storeNow(response, forKey: key, keptHeaders: keptHeaders, attributes: attributes, now: now)
+        }
+    }
+
+    private func storeNow(
         _ response: HTTPResponse, forKey key: String, keptHeaders: [String], attributes: [String: String], now: Date
     ) {
         guard case .expires(let expiresAt) = CacheFreshness.of(response.headers, now: now) else { return }
@@ -113,16 +121,19 @@ final class PageCacheStore: Sendable {
     }
 
     /// After a `304`: a new expiry from the `304`'s own headers, and its validators when it
-    /// sent new ones.
-    func refresh(forKey key: String, with headers: HTTPHeaders, now: Date) {
+    /// sent new ones. Runs on the ``DiskWriteQueue``.
+    func refresh(forKey key: String, with headers: HTTPHeaders, now: Date) async {
         let freshness = CacheFreshness.of(headers, now: now)
-        try? cache.updateMetadata(forKey: key) { metadata in
-            switch freshness {
-            case .expires(let date): metadata.expiresAt = date
-            case .doNotStore: metadata.expiresAt = now
+        let cache = cache
+        await DiskWriteQueue.run {
+            try? cache.updateMetadata(forKey: key) { metadata in
+                switch freshness {
+                case .expires(let date): metadata.expiresAt = date
+                case .doNotStore: metadata.expiresAt = now
+                }
+                if let etag = headers["ETag"] { metadata.etag = etag }
+                if let lastModified = headers["Last-Modified"] { metadata.lastModified = lastModified }
             }
-            if let etag = headers["ETag"] { metadata.etag = etag }
-            if let lastModified = headers["Last-Modified"] { metadata.lastModified = lastModified }
         }
     }
 
