@@ -9,15 +9,24 @@ import Testing
 /// fixture server, so the overlap is certain, not a matter of luck.
 @Suite("InfiniteFeed: cancellation and overlapping calls")
 struct InfiniteFeedConcurrencyTests {
-    static func slowServer(_ milliseconds: Int) -> FixtureServerConfiguration {
-        FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(milliseconds)))
+    /// A client whose every answer takes `milliseconds`, with no next-page prefetch (each
+    /// test decides when pages are requested).
+    static func withSlowClient(
+        _ milliseconds: Int, residentPages: Int? = nil,
+        _ body: (FeedClient, RunningFixtureServer) async throws -> Void
+    ) async throws {
+        try await FeedTestSupport.withClient(
+            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(milliseconds))),
+            configure: {
+                $0.infinite.prefetchNextPage = false
+                $0.infinite.maximumResidentPages = residentPages
+            }
+        ) { client, server, _ in try await body(client, server) }
     }
 
     @Test("A cancelled loadMore throws .cancelled at once; the page it was loading is never added")
     func cancelledLoadAddsNothing() async throws {
-        try await FeedTestSupport.withClient(
-            server: Self.slowServer(600), configure: { $0.infinite.prefetchNextPage = false }
-        ) { client, _, _ in
+        try await Self.withSlowClient(600) { client, _ in
             let feed = client.infinite
             let load = Task { try await feed.loadMore() }
             try await Task.sleep(for: .milliseconds(150))
@@ -37,9 +46,7 @@ struct InfiniteFeedConcurrencyTests {
 
     @Test("One of two callers cancelling leaves the shared load to the other")
     func oneCallerCancels() async throws {
-        try await FeedTestSupport.withClient(
-            server: Self.slowServer(400), configure: { $0.infinite.prefetchNextPage = false }
-        ) { client, server, _ in
+        try await Self.withSlowClient(400) { client, server in
             let feed = client.infinite
             let leaving = Task { try await feed.loadMore() }
             let staying = Task { try await feed.loadMore() }
@@ -56,9 +63,7 @@ struct InfiniteFeedConcurrencyTests {
 
     @Test("A page that lands after refresh replaced the list is dropped; the load continues the new list")
     func loadOverlappingRefreshLeavesNoGap() async throws {
-        try await FeedTestSupport.withClient(
-            server: Self.slowServer(300), configure: { $0.infinite.prefetchNextPage = false }
-        ) { client, _, _ in
+        try await Self.withSlowClient(300) { client, _ in
             // Given posts 1–30, the next page being page 4
             let feed = client.infinite
             for _ in 0..<3 { try await feed.loadMore() }
@@ -81,13 +86,7 @@ struct InfiniteFeedConcurrencyTests {
 
     @Test("A restore while a dropped page loads back neither crashes nor writes into the restored list")
     func restoreDuringPageReload() async throws {
-        try await FeedTestSupport.withClient(
-            server: Self.slowServer(300),
-            configure: {
-                $0.infinite.prefetchNextPage = false
-                $0.infinite.maximumResidentPages = 1
-            }
-        ) { client, _, _ in
+        try await Self.withSlowClient(300, residentPages: 1) { client, _ in
             // Given posts 1–30 with only the last page in memory, and no page cached
             let feed = client.infinite
             for _ in 0..<3 { try await feed.loadMore() }
