@@ -163,10 +163,26 @@ public final class FeedClient: Sendable {
         for cache in [imageCache, pageCache] {
             do { try cache.persistCounters() } catch { logger.debug("cannot persist cache counters: \(error)") }
         }
-        // What was cached there was for this run only.
-        if let fallbackCacheFolder {
-            do { try FileManager.default.removeItem(at: fallbackCacheFolder) } catch {
-                logger.warning("cannot remove the temporary cache \(fallbackCacheFolder.path): \(error)")
+        if let fallbackCacheFolder { await remove(fallbackCacheFolder) }
+    }
+
+    /// Removes the fallback cache folder: what was cached there was for this run only. A
+    /// prefetch whose answer arrived just before the engine stopped may still be writing
+    /// there; every cache write goes through ``DiskWriteQueue``, so drain it first, and try
+    /// again after a straggler that reached the queue late.
+    private func remove(_ folder: URL) async {
+        for attempt in 1...3 {
+            await DiskWriteQueue.drain()
+            do {
+                try FileManager.default.removeItem(at: folder)
+                return
+            } catch {
+                guard attempt < 3 else {
+                    // A temporary folder the user cannot act on: not worth a warning.
+                    logger.debug("cannot remove the temporary cache \(folder.path): \(error)")
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(50))
             }
         }
     }

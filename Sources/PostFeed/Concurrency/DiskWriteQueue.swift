@@ -17,6 +17,11 @@ enum DiskWriteQueue {
     /// Whether the caller runs on the queue (for tests and assertions).
     static var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
 
+    /// Returns when every write queued before the call is done.
+    static func drain() async {
+        await run {}
+    }
+
     /// Runs `write` on the queue and returns when it is done.
     static func run(_ write: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
