@@ -44,5 +44,6 @@ public protocol DataCaching: Sendable {
 }
 
 extension DataCaching {
+    /// `nil`: an implementation that keeps entries as files overrides it.
     public func fileURL(forKey key: String) -> URL? { nil }
 }

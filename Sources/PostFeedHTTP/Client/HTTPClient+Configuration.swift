@@ -46,6 +46,8 @@ extension HTTPClient {
         /// The clock retries sleep on; inject one in tests so they do not wait.
         public var clock: any Clock<Duration>
 
+        /// Every parameter defaults to the value documented on its property. ``HTTPClient``
+        /// treats a connection cap below 1 as 1.
         public init(
             timeouts: HTTPTimeouts = HTTPTimeouts(),
             maximumRedirects: Int = 5,

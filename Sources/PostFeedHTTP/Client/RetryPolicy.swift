@@ -12,12 +12,13 @@ import Foundation
 public struct RetryPolicy: Sendable {
     /// Attempts in total, the first included. `1` disables retries. Default 3.
     public var maximumAttempts: Int
-    /// Default 200 ms.
+    /// The ceiling of the first backoff, doubled for each later one. Default 200 ms.
     public var baseDelay: Duration
     /// Cap of one backoff delay. Default 5 s.
     public var maximumDelay: Duration
     /// The longest `Retry-After` that is honoured. Default 30 s.
     public var maximumRetryAfter: Duration
+    /// Response statuses tried again. Default 408, 429, 500, 502, 503, 504.
     public var retryableStatuses: Set<Int>
     /// Returns a number in `0...1` for the jitter; injectable for tests.
     public var random: @Sendable () -> Double
@@ -25,6 +26,8 @@ public struct RetryPolicy: Sendable {
     /// (the waits themselves go through the client's `clock`).
     public var now: @Sendable () -> Date
 
+    /// Every parameter defaults to the value documented on its property. A
+    /// `maximumAttempts` below 1 counts as 1.
     public init(
         maximumAttempts: Int = 3,
         baseDelay: Duration = .milliseconds(200),
@@ -76,6 +79,8 @@ public enum HTTPDate {
         "EEE MMM d HH:mm:ss yyyy",
     ]
 
+    /// The date `text` names, in any of the three forms; `nil` when it is none of them.
+    /// Safe from any thread: each call makes its own formatter.
     public static func parse(_ text: String) -> Date? {
         for format in formats {
             let formatter = DateFormatter()
@@ -87,6 +92,8 @@ public enum HTTPDate {
         return nil
     }
 
+    /// `date` as an IMF-fixdate in GMT, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`. Safe from any
+    /// thread.
     public static func format(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -13,10 +13,16 @@ public struct HTTPFreshness: Sendable, Hashable {
     /// When the stored copy stops being fresh and must be revalidated; `nil` when the
     /// headers say nothing (the cache's default lifetime applies). `no-cache` gives `now`.
     public var expiresAt: Date?
-    /// The validators to send on revalidation.
+    /// The `ETag` value, a validator sent back as `If-None-Match` on revalidation.
     public var etag: String?
+    /// The `Last-Modified` value, sent back as `If-Modified-Since` (see
+    /// ``HTTPRequest/addValidators(etag:lastModified:)``).
     public var lastModified: String?
 
+    /// Reads a response's `Cache-Control`, `Age`, `Expires`, `Date`, `ETag` and
+    /// `Last-Modified`; `now` is when the response arrived. `max-age` counts from `now` less
+    /// the response's `Age`; `Expires` is measured against the server's `Date`, so a client
+    /// clock that is off does not shift it. An unreadable `Expires` means already expired.
     public init(headers: HTTPHeaders, now: Date) {
         let directives = Self.directives(headers.values(for: "Cache-Control"))
         isStorable = directives["no-store"] == nil

@@ -12,8 +12,13 @@
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One field as it appeared on the wire.
     public struct Field: Sendable, Hashable {
+        /// The field's name, in the case it was written or received. ``HTTPHeaders`` lookups
+        /// ignore ASCII case; comparing two fields does not.
         public var name: String
+        /// The field's value; a received one is trimmed of the spaces and tabs around it.
         public var value: String
+        /// A field exactly as given, not validated here: ``HTTPClient`` fails a request with
+        /// `.invalidURL` when a name holds `:` or a line break, or a value a line break.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -27,10 +32,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     private var storage: Storage
 
+    /// Headers holding `fields` in their order, repeated names kept. Empty by default.
     public init(_ fields: [Field] = []) {
         storage = .fields(fields)
     }
 
+    /// Headers from a literal, in the order written: `["Accept": "application/json"]`.
+    /// A name written twice gives two fields.
     public init(dictionaryLiteral elements: (String, String)...) {
         storage = .fields(elements.map { Field(name: $0.0, value: $0.1) })
     }
@@ -81,6 +89,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         modifyFields { $0.append(Field(name: name, value: value)) }
     }
 
+    /// `true` when there is no field; cheaper than `fields.isEmpty` for a response's headers.
     public var isEmpty: Bool {
         switch storage {
         case .fields(let fields): fields.isEmpty
@@ -88,14 +97,19 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
+    /// Iterates over ``fields`` in order: `for field in headers { … }`. Like ``fields``, it
+    /// makes a `String` of every name and value first.
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
 
+    /// Equal when both hold the same fields in the same order, names compared case-sensitively
+    /// (`Accept` and `accept` differ here, though lookups treat them alike).
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields == rhs.fields
     }
 
+    /// Hashes ``fields`` in order, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fields)
     }

@@ -9,9 +9,18 @@ import Foundation
 /// request.priority = .high
 /// ```
 public struct HTTPRequest: Sendable, Hashable {
+    /// The request method. Default `GET`; only idempotent methods are retried.
     public var method: HTTPMethod
+    /// The URL to fetch. It must be `http` or `https` and name a host, else the request fails
+    /// with `.unsupportedScheme` or `.invalidURL` before anything is sent.
     public var url: URL
+    /// Fields sent with the request. One named like a header curl adds itself (`User-Agent`,
+    /// `Accept-Encoding`, `Host`) replaces curl's. A name holding `:` or a line break, or a
+    /// value holding a line break, fails the request with `.invalidURL`.
     public var headers: HTTPHeaders
+    /// The request body, sent whole with its `Content-Length`; `nil` sends none. Set
+    /// `Content-Type` in ``headers``: curl otherwise labels a body
+    /// `application/x-www-form-urlencoded`.
     public var body: Data?
     /// Visible content (`.high`) overtakes queued prefetches (`.low`).
     public var priority: HTTPPriority
@@ -20,6 +29,8 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Overrides ``HTTPClient/Configuration/maximumBodySize`` for this request.
     public var maximumBodySize: Int?
 
+    /// A request without overrides: ``timeouts`` and ``maximumBodySize`` start `nil`, so the
+    /// client's configuration applies.
     public init(
         method: HTTPMethod = .get,
         url: URL,
@@ -45,14 +56,22 @@ public struct HTTPRequest: Sendable, Hashable {
 
 /// HTTP methods. Only idempotent ones are retried.
 public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The method's token, upper-case (`"GET"`); sent as is.
     public var rawValue: String
+    /// Any method, upper-cased: `HTTPMethod(rawValue: "patch")` is `PATCH`.
     public init(rawValue: String) { self.rawValue = rawValue.uppercased() }
 
+    /// `GET`, the default. Idempotent, so retried.
     public static let get = HTTPMethod(rawValue: "GET")
+    /// `HEAD`: headers only. The body limit does not apply to its `Content-Length`.
     public static let head = HTTPMethod(rawValue: "HEAD")
+    /// `POST`. Not idempotent, so never retried.
     public static let post = HTTPMethod(rawValue: "POST")
+    /// `PUT`. Idempotent, so retried.
     public static let put = HTTPMethod(rawValue: "PUT")
+    /// `DELETE`. Idempotent, so retried.
     public static let delete = HTTPMethod(rawValue: "DELETE")
+    /// `OPTIONS`. Idempotent, so retried.
     public static let options = HTTPMethod(rawValue: "OPTIONS")
 
     /// RFC 9110 §9.2.2: GET, HEAD, PUT, DELETE, OPTIONS, TRACE.
@@ -60,6 +79,7 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConv
         ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(rawValue)
     }
 
+    /// The ``rawValue``, e.g. `GET`.
     public var description: String { rawValue }
 }
 
@@ -68,10 +88,12 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConv
 public enum HTTPPriority: Int, Sendable, Hashable, Comparable, CaseIterable {
     /// Prefetches and background catalog loads.
     case low = 0
+    /// The default: requests that set no priority.
     case normal = 1
     /// What the reader is looking at now.
     case high = 2
 
+    /// Orders by raw value: `.low < .normal < .high`.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -84,9 +106,11 @@ public struct HTTPTimeouts: Sendable, Hashable {
     /// waits between them.
     public var total: Duration
     /// A transfer that moves fewer than 1 byte per second for this long is aborted
-    /// (curl's low-speed limit). Default 15 s.
+    /// (curl's low-speed limit). Default 15 s; applied in whole seconds, at least 1.
     public var stall: Duration
 
+    /// Defaults: connect 10 s, total 60 s, stall 15 s. `connect` and `total` are applied in
+    /// whole milliseconds, at least 1.
     public init(connect: Duration = .seconds(10), total: Duration = .seconds(60), stall: Duration = .seconds(15)) {
         self.connect = connect
         self.total = total

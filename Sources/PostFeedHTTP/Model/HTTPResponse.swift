@@ -6,11 +6,17 @@ public struct HTTPResponse: Sendable {
     public var requestURL: URL
     /// The URL that answered, after redirects.
     public var url: URL
+    /// The status code of the final response, after redirects: `200`, `304`, `404`…
     public var status: Int
+    /// The final response's header fields; those of redirects and `100 Continue` are dropped.
     public var headers: HTTPHeaders
+    /// The body, decoded when ``HTTPClient/Configuration/acceptEncoding`` is on. Empty for
+    /// `HEAD` and `304`.
     public var body: Data
+    /// Timings and connection facts of the attempt that produced this response.
     public var metrics: HTTPMetrics
 
+    /// For other ``HTTPLoading`` implementations (a test double, another transport).
     public init(requestURL: URL, url: URL, status: Int, headers: HTTPHeaders, body: Data, metrics: HTTPMetrics) {
         self.requestURL = requestURL
         self.url = url
@@ -44,12 +50,15 @@ public struct HTTPDownload: Sendable {
     public var requestURL: URL
     /// The URL that answered, after redirects.
     public var url: URL
+    /// The status code of the final response, after redirects: `200`, `304`, `404`…
     public var status: Int
+    /// The final response's header fields; those of redirects and `100 Continue` are dropped.
     public var headers: HTTPHeaders
     /// The body, in a temporary file inside the folder passed to `download`. Empty for `304`.
     public var fileURL: URL
     /// The body's size in bytes (after content decoding).
     public var byteCount: Int
+    /// Timings and connection facts of the attempt that produced this response.
     public var metrics: HTTPMetrics
 
     /// For other ``HTTPLoading`` implementations (a test double, another transport).
@@ -65,27 +74,37 @@ public struct HTTPDownload: Sendable {
         self.metrics = metrics
     }
 
+    /// `2xx`.
     public var isSuccess: Bool { (200..<300).contains(status) }
+    /// `304 Not Modified`: the cached copy is still good, and ``fileURL`` is empty.
     public var isNotModified: Bool { status == 304 }
 }
 
 /// What one transfer cost, read from curl after it finished.
 public struct HTTPMetrics: Sendable, Hashable {
+    /// From the start until the host name was resolved (`CURLINFO_NAMELOOKUP_TIME_T`).
     public var nameLookup: Duration
+    /// From the start until the TCP connection was made (`CURLINFO_CONNECT_TIME_T`).
     public var connect: Duration
-    /// TLS handshake done (zero for plain HTTP).
+    /// From the start until the TLS handshake was done (zero for plain HTTP).
     public var tlsHandshake: Duration
+    /// From the start until the first response byte arrived (`CURLINFO_STARTTRANSFER_TIME_T`).
     public var timeToFirstByte: Duration
+    /// From the start until the transfer ended, redirects included.
     public var total: Duration
+    /// Body bytes received, after content decoding; headers not counted.
     public var bytesReceived: Int
     /// "1.1", "2", "3" or "1.0".
     public var httpVersion: String
     /// `true` when no new connection was opened for this transfer.
     public var reusedConnection: Bool
+    /// Redirects followed before the final response.
     public var redirectCount: Int
     /// 1 for the first try; higher when the client retried.
     public var attempt: Int
 
+    /// For other ``HTTPLoading`` implementations and tests. Every field defaults to nothing
+    /// measured: zero durations and bytes, HTTP/1.1, a new connection, the first attempt.
     public init(
         nameLookup: Duration = .zero, connect: Duration = .zero, tlsHandshake: Duration = .zero,
         timeToFirstByte: Duration = .zero, total: Duration = .zero, bytesReceived: Int = 0,
