@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedHTTP
 
 /// A backend description that cannot be used: an unknown preset, or a config file that is
 /// missing, not JSON, or has a missing, unknown or mistyped field. The message names the
@@ -27,6 +28,6 @@ public struct BackendConfigurationError: Error, Sendable, Hashable, CustomString
         if let file { parts.append(file.isFileURL ? file.path : file.absoluteString) }
         if let field { parts.append("field \"\(field)\"") }
         parts.append(message)
-        return parts.joined(separator: ": ")
+        return URLUserInfo.removed(from: parts.joined(separator: ": "))
     }
 }

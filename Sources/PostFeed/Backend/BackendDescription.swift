@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedHTTP
 
 /// Everything PostFeed needs to know to page through one backend: where it is, how it
 /// paginates, where the items and the total sit, how the end of the list shows, and which
@@ -56,9 +57,18 @@ public struct BackendDescription: Sendable, Hashable {
 
     /// Identifies the backend in list state, so state saved for one backend is never
     /// restored into another: ``fixedIdentity`` when set, else the name, the base URL and
-    /// the posts path.
+    /// the posts path. Never holds the base URL's user info (`user:password@`): the
+    /// identity is written into state files and printed.
     public var identity: String {
-        fixedIdentity ?? "\(name) \(Self.trimmingTrailingSlashes(baseURL.absoluteString))\(postsPath)"
+        fixedIdentity ?? "\(name) \(Self.trimmingTrailingSlashes(displayBaseURL))\(postsPath)"
+    }
+
+    /// ``baseURL`` as it may be shown or stored: without its user info.
+    public var displayBaseURL: String { Self.removingUserInfo(baseURL.absoluteString) }
+
+    /// `text` with the user info of every URL in it removed (see `URLUserInfo`).
+    public static func removingUserInfo(_ text: String) -> String {
+        URLUserInfo.removed(from: text)
     }
 
     /// The cache key for `key` (a URL's text, or what an image key function made of it):

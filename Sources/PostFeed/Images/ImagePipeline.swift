@@ -204,7 +204,7 @@ public actor ImagePipeline {
                 return .failure(ImagePipelineError(.cancelled, url: url, message: "cancelled", underlying: error))
             }
             if let entry, let info = ImageInfo(sniffing: entry.data) {
-                logger.debug("network failed, serving stale image", metadata: ["url": "\(url)", "error": "\(error)"])
+                logger.debug("network failed, serving stale image", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))", "error": "\(error)"])
                 return .success(ImageResponse(url: url, cacheKey: key, data: entry.data, info: info, source: .disk, isStale: true))
             }
             return .failure(ImagePipelineError(.network, url: url, message: error.description, underlying: error))

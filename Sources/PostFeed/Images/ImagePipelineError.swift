@@ -31,5 +31,5 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    public var description: String { "image \(url.absoluteString): \(message)" }
+    public var description: String { URLUserInfo.removed(from: "image \(url.absoluteString): \(message)") }
 }

@@ -31,7 +31,7 @@ extension HTTPPostRepository {
             return .cached(cached, isStale: cached.isExpired(at: now()))
         case .useCache:
             if let cached, !cached.isExpired(at: now()) {
-                logger.trace("page cache hit", metadata: ["url": "\(url)"])
+                logger.trace("page cache hit", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))"])
                 return .cached(cached, isStale: false)
             }
         case .revalidate, .reload:
@@ -49,7 +49,7 @@ extension HTTPPostRepository {
                     .cancelled, url: url, page: page, message: "loading \(subject) was cancelled", underlying: error)
             }
             if let cached {
-                logger.debug("network failed, serving the cached copy", metadata: ["url": "\(url)", "error": "\(error)"])
+                logger.debug("network failed, serving the cached copy", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))", "error": "\(error)"])
                 return .cached(cached, isStale: true)
             }
             throw RepositoryError(
@@ -70,7 +70,7 @@ extension HTTPPostRepository {
         }
         if response.isSuccess { return .network(response) }
         if let cached, response.status >= 500 || response.status == 429 {
-            logger.debug("server error, serving the cached copy", metadata: ["url": "\(url)", "status": "\(response.status)"])
+            logger.debug("server error, serving the cached copy", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))", "status": "\(response.status)"])
             return .cached(cached, isStale: true)
         }
         return .status(response)

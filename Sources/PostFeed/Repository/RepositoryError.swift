@@ -61,6 +61,6 @@ public struct RepositoryError: Error, Sendable, CustomStringConvertible {
         if let page, !message.contains(page.description) { parts.append(page.description) }
         if let url, !message.contains(url.absoluteString) { parts.append(url.absoluteString) }
         let context = parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
-        return "\(message)\(context)"
+        return URLUserInfo.removed(from: "\(message)\(context)")
     }
 }

@@ -14,6 +14,7 @@ import Synchronization
 /// A client that is simply released also stops its thread, without waiting for it.
 /// The thread is named `postfeed-curl` (in `top -H`, `perf` and debuggers).
 public final class HTTPClient: HTTPLoading {
+    /// The settings the client was made with; fixed for its lifetime.
     public let configuration: Configuration
     private let engine: CurlMultiEngine
     private let logger: Logger
@@ -21,6 +22,9 @@ public final class HTTPClient: HTTPLoading {
     /// Memory bodies are received into (see ``BodyBufferPool``).
     private let bodyBuffers: BodyBufferPool
 
+    /// Starts the engine thread. Call ``shutdown()`` when done, or use
+    /// ``withHTTPClient(configuration:logger:isolation:_:)``, which does. Throws `.curl` when
+    /// libcurl cannot be initialised.
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "postfeed.http"))
         throws(HTTPClientError)
     {
@@ -67,6 +71,9 @@ public final class HTTPClient: HTTPLoading {
 
     // MARK: HTTPLoading
 
+    /// Performs `request`, holding the body in memory, and retries it as
+    /// ``Configuration/retryPolicy`` allows (idempotent methods only). Each attempt gets the
+    /// full timeouts. See ``HTTPLoading`` for what throws and what returns.
     public func execute(_ request: HTTPRequest) async throws(HTTPClientError) -> HTTPResponse {
         let outcome = try await withRetries(request) { () throws(HTTPClientError) -> BodySink in .memory }
         return HTTPResponse(
@@ -74,6 +81,9 @@ public final class HTTPClient: HTTPLoading {
             body: outcome.body, metrics: outcome.metrics)
     }
 
+    /// Like ``execute(_:)``, but streams the body into a new file `.download-XXXXXX` in
+    /// `directory` (created if missing). A failed or retried attempt's file is deleted.
+    /// Throws `.fileSystem` when the file cannot be created or written.
     public func download(_ request: HTTPRequest, into directory: URL) async throws(HTTPClientError) -> HTTPDownload {
         let outcome = try await withRetries(request) { () throws(HTTPClientError) -> BodySink in
             try Self.temporaryFile(in: directory, for: request.url)
@@ -108,11 +118,11 @@ public final class HTTPClient: HTTPLoading {
                     delay = policy.backoff(afterAttempt: attempt)
                 }
                 if let fileURL = outcome.fileURL { try? FileManager.default.removeItem(at: fileURL) }
-                logger.debug("retrying after HTTP \(outcome.status)", metadata: ["url": "\(request.url)", "delay": "\(delay)"])
+                logger.debug("retrying after HTTP \(outcome.status)", metadata: ["url": "\(URLUserInfo.removed(from: request.url.absoluteString))", "delay": "\(delay)"])
             } catch {
                 guard attempt < attempts, error.isTransient else { throw error }
                 delay = policy.backoff(afterAttempt: attempt)
-                logger.debug("retrying after \(error.code)", metadata: ["url": "\(request.url)", "delay": "\(delay)"])
+                logger.debug("retrying after \(error.code)", metadata: ["url": "\(URLUserInfo.removed(from: request.url.absoluteString))", "delay": "\(delay)"])
             }
             do {
                 try await configuration.clock.sleep(for: delay)

@@ -57,14 +57,17 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         /// Any other curl failure; see ``HTTPClientError/curlCode``.
         public static let curl = Code(base: .curl)
 
+        /// A short name for logs, e.g. `timed out` or `HTTP status`.
         public var description: String { base.rawValue }
     }
 
     /// Which limit a `.timedOut` error hit.
     public enum Timeout: String, Sendable, Hashable {
+        /// The limits of ``HTTPTimeouts`` of the same names.
         case connect, total, stall
     }
 
+    /// The kind of failure; compare it with the static members: `error.code == .timedOut`.
     public let code: Code
     /// The URL that was requested.
     public let url: URL?
@@ -115,6 +118,11 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// One line naming what failed and what to do.
     public var description: String {
+        // The URL may carry a base URL's credentials (basic authentication): never printed.
+        URLUserInfo.removed(from: unredactedDescription)
+    }
+
+    private var unredactedDescription: String {
         let target = url?.absoluteString ?? "request"
         let curl = curlMessage.map { " (curl: \($0))" } ?? ""
         switch code.base {

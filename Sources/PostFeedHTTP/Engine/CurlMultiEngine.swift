@@ -196,7 +196,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         if let easy = transfer.easy, running[easy.raw] === transfer {
             detach(transfer, easy: easy)
             transfer.finish(.failure(error))
-            logger.debug("cancelled running transfer", metadata: ["url": "\(transfer.request.url)"])
+            logger.debug("cancelled running transfer", metadata: ["url": "\(URLUserInfo.removed(from: transfer.request.url.absoluteString))"])
             return
         }
         if waiting.remove(transfer, level: transfer.request.priority.rawValue, origin: transfer.origin.key) {
@@ -245,7 +245,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             detach(transfer, easy: easy)
             if case .success(let outcome) = result {
                 logger.debug(
-                    "\(transfer.request.method) \(transfer.request.url) → \(outcome.status)",
+                    "\(transfer.request.method) \(URLUserInfo.removed(from: transfer.request.url.absoluteString)) → \(outcome.status)",
                     metadata: CurlOutcomeMapper.logMetadata(outcome.metrics))
             }
             transfer.finish(result)

@@ -13,7 +13,7 @@ struct ImageSummary: Encodable {
     var error: String?
 
     init(url: URL, response: ImageResponse, path: URL?) {
-        self.url = url.absoluteString
+        self.url = BackendDescription.removingUserInfo(url.absoluteString)
         self.path = path.map(PostRenderer.displayPath)
         width = response.info.width
         height = response.info.height
@@ -23,7 +23,7 @@ struct ImageSummary: Encodable {
     }
 
     init(url: URL, error: String) {
-        self.url = url.absoluteString
+        self.url = BackendDescription.removingUserInfo(url.absoluteString)
         self.error = error
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeed
 
 /// What the process is connected to: decides between progress on a terminal and quiet,
 /// machine-readable output when piped.
@@ -8,7 +9,7 @@ enum Terminal {
 
     /// Writes a line to stderr.
     static func note(_ message: String) {
-        try? StandardStream.error.write(message + "\n")
+        try? StandardStream.error.write(BackendDescription.removingUserInfo(message) + "\n")
     }
 
     /// A transient progress line on stderr, shown only on a terminal.
