@@ -117,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["postfeed", "PostFeedServer"],
+            dependencies: ["postfeed", "PostFeed", "PostFeedServer"],
             swiftSettings: swiftSettings
         ),
     ]

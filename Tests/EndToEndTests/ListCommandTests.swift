@@ -35,9 +35,10 @@ struct ListCommandTests {
             #expect(state.loadedPostIDs == Array(1...40))
             #expect(state.pageSize == 20)
             #expect(state.totalCount == FixtureFacts.postCount)
-            // The first newly printed post is the one in view.
-            #expect(state.anchor?.postID == 1)
-            #expect(state.anchor?.index == 0)
+            // The place is the top of the last page printed (DESIGN.md, README "Where your
+            // place is kept"): post #21.
+            #expect(state.anchor?.postID == 21)
+            #expect(state.anchor?.index == 20)
         }
     }
 

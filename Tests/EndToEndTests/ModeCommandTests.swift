@@ -9,14 +9,14 @@ struct ModeCommandTests {
         let sandbox = try Sandbox()
         try await withFixtureServer { server in
             // Given: infinite mode, page size 10, posts 1–70 loaded; the last run printed
-            // posts 31–70, so post 31 (index 30) is in view.
+            // posts 31–70; the place is the top of the last page printed: post 61 (index 60).
             let first = try await sandbox.run(["list", "--page-size", "10", "--pages", "3", "--no-images"], against: server)
             try #require(first.succeeded, "\(first)")
             let second = try await sandbox.run(["list", "--page-size", "10", "--pages", "4", "--no-images"], against: server)
             try #require(second.succeeded, "\(second)")
             try #require(PrintedList(second.standardOutput).positions == Array(31...70), "\(second)")
             let infinite = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
-            try #require(infinite.anchor?.postID == 31 && infinite.anchor?.index == 30, "anchor \(String(describing: infinite.anchor))")
+            try #require(infinite.anchor?.postID == 61 && infinite.anchor?.index == 60, "anchor \(String(describing: infinite.anchor))")
 
             let current = try await sandbox.run(["mode", "--page-size", "10"], against: server)
             #expect(current.succeeded, "\(current)")
@@ -25,13 +25,13 @@ struct ModeCommandTests {
             // When
             let toPaged = try await sandbox.run(["mode", "paged", "--page-size", "10", "--json"], against: server)
 
-            // Then: page 4 (posts 31–40) with post #31 in view
+            // Then: page 7 (posts 61–70) with post #61 in view
             #expect(toPaged.succeeded, "\(toPaged)")
             let switched = try ModeJSON.decode(toPaged.standardOutput, from: "mode paged --json")
             #expect(switched.mode == "paged")
-            #expect(switched.page == 4)
-            #expect(switched.anchorPostID == 31)
-            #expect(switched.anchorPosition == 31)
+            #expect(switched.page == 7)
+            #expect(switched.anchorPostID == 61)
+            #expect(switched.anchorPosition == 61)
             #expect(switched.startedFresh == false)
             #expect(switched.alreadyCurrent == false)
 
@@ -41,31 +41,31 @@ struct ModeCommandTests {
             // When: page without a number
             let page = try await sandbox.run(["page", "--page-size", "10", "--no-images"], against: server)
 
-            // Then: page 4
+            // Then: page 7
             #expect(page.succeeded, "\(page)")
-            #expect(page.outputLines.first == "Page 4 of 25", "\(page)")
-            #expect(PrintedList(page.standardOutput).ids == Array(31...40), "\(page)")
+            #expect(page.outputLines.first == "Page 7 of 25", "\(page)")
+            #expect(PrintedList(page.standardOutput).ids == Array(61...70), "\(page)")
 
             // Then: state show reflects it
             let shown = try await sandbox.run(["state", "show", "--json"])
             #expect(shown.succeeded, "\(shown)")
             let states = try [String: StateJSON].decode(shown.standardOutput, from: "state show --json")
-            #expect(states["paged"]?.currentPage == 4)
-            #expect(states["paged"]?.anchor?.postID == 31)
+            #expect(states["paged"]?.currentPage == 7)
+            #expect(states["paged"]?.anchor?.postID == 61)
             #expect(states["paged"]?.pageSize == 10)
             #expect(states["infinite"]?.loadedPostIDs.count == 70)
 
             // When: back to infinite
             let toInfinite = try await sandbox.run(["mode", "infinite", "--page-size", "10"], against: server)
 
-            // Then: post #31 is in view again
+            // Then: post #61 is in view again
             #expect(toInfinite.succeeded, "\(toInfinite)")
             #expect(toInfinite.outputLines.first?.hasPrefix("infinite mode") == true, "\(toInfinite)")
-            #expect(toInfinite.standardOutput.contains("post #31 (id 31)"), "\(toInfinite)")
+            #expect(toInfinite.standardOutput.contains("post #61 (id 61)"), "\(toInfinite)")
             let back = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
             #expect(back.mode == "infinite")
-            #expect(back.anchor?.postID == 31)
-            #expect(back.anchor?.index == 30)
+            #expect(back.anchor?.postID == 61)
+            #expect(back.anchor?.index == 60)
             let after = try await sandbox.run(["mode", "--page-size", "10"], against: server)
             #expect(after.outputLines == ["infinite"], "\(after)")
         }

@@ -85,13 +85,14 @@ struct StateAndCacheCommandTests {
             #expect(shown.standardOutput.contains("20 posts loaded in 1 page of 247;"), "\(shown)")
             #expect(shown.standardOutput.contains("  page 3 of 247 posts"), "\(shown)")
 
-            // When: infinite mode takes over the place at page 3, its posts not read yet
+            // When: infinite mode takes over the place at page 3: its 20 loaded posts stay,
+            // the pages up to the place are added, their posts not read yet
             let switched = try await sandbox.run(["mode", "infinite"], against: server)
             try #require(switched.succeeded, "\(switched)")
             let after = try await sandbox.run(["state", "show"])
 
             // Then
-            #expect(after.standardOutput.contains("3 pages to read back from the page cache"), "\(after)")
+            #expect(after.standardOutput.contains("20 posts loaded in 1 page of 247, 2 more pages to read back from the page cache"), "\(after)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PostFeedHTTP
+import Synchronization
 
 /// What resuming a list mode found.
 public struct ResumeReport: Sendable {
@@ -74,11 +75,18 @@ extension FeedClient {
         }
         let snapshot = try await snapshot(restoring: state)
         await infinite.restore(snapshot, hiddenPostIDs: state.seenPostIDs)
-        // Load the anchor's page (cache first) so a post deleted upstream is noticed and the
-        // reader lands on its nearest surviving neighbour.
         if let anchor = state.anchor, anchor.index >= 0 {
+            // A place carried over from paged mode on a cursor backend may lie past the pages
+            // the state could name: load on (cache first) until the list holds it.
+            var pages = 0
+            while anchor.index >= (await infinite.count), await infinite.hasMore, pages < PageKeyPlan.maximumListedPages {
+                guard try await infinite.loadMore() > 0 else { break }
+                pages += 1
+            }
+            // Load the anchor's page (cache first) so a post deleted upstream is noticed and
+            // the reader lands on its nearest surviving neighbour.
             let around = max(0, anchor.index - 1)
-            _ = try await infinite.posts(in: around..<(around + 2))
+            _ = try await infinite.posts(in: around..<PlaceConverter.saturatingAdd(around, 2))
         }
         let ids = await infinite.loadedPostIDs
         let index = state.restoredIndex(in: ids) ?? 0
@@ -95,19 +103,39 @@ extension FeedClient {
         return ResumeReport(anchorIndex: 0, restored: false, notices: notices)
     }
 
-    /// Saves the infinite feed's state with the post at global `anchorIndex` at the top of the view.
-    public func saveInfinite(anchorIndex: Int) async throws(ListStateError) {
+    /// Saves the infinite feed's state with the post at feed index `anchorIndex` at the top
+    /// of the view.
+    ///
+    /// The state holds the posts as the backend lists them, hidden ones (``InfiniteFeed/Configuration/unseenOnly``)
+    /// included, and the anchor's index in that list: post numbers are the backend's
+    /// positions, so a switch to paged mode opens the page that holds the post in view.
+    ///
+    /// Another process may have saved since this client loaded the state: the two are
+    /// merged (see ``ListStateStore/save(_:basedOn:)``).
+    /// - Returns: one line each when another process's place was replaced, not merged.
+    @discardableResult
+    public func saveInfinite(anchorIndex: Int) async throws(ListStateError) -> [String] {
         let snapshot = await infinite.snapshot()
-        let ids = snapshot.postIDs
-        let anchor = ids.indices.contains(anchorIndex) ? ScrollAnchor(postID: ids[anchorIndex], index: anchorIndex) : nil
-        var seen = previousSeenPostIDs(.infinite)
-        seen.formUnion(ids)
+        let shown = snapshot.postIDs
+        let listed = snapshot.segments.flatMap(\.listedPostIDs)
+        var anchor: ScrollAnchor?
+        if shown.indices.contains(anchorIndex) {
+            let id = shown[anchorIndex]
+            anchor = ScrollAnchor(postID: id, index: listed.firstIndex(of: id) ?? anchorIndex)
+        }
         var state = ListState(
             mode: .infinite, backendIdentity: backend.identity, pageSize: configuration.pageSize, savedAt: Date(),
-            anchor: anchor, totalCount: snapshot.totalCount, endReached: snapshot.nextKey == nil, seenPostIDs: seen,
-            loadedPostIDs: ids, loadedPageKeys: snapshot.segments.map(\.key), nextPageKey: snapshot.nextKey)
-        state.loadedPageCounts = snapshot.segments.map(\.postIDs.count)
-        try stateStore.save(state)
+            anchor: anchor, totalCount: snapshot.totalCount, endReached: snapshot.nextKey == nil, seenPostIDs: PostIDSet(shown),
+            loadedPostIDs: listed, loadedPageKeys: snapshot.segments.map(\.key), nextPageKey: snapshot.nextKey)
+        state.loadedPageCounts = snapshot.segments.map(\.listedPostIDs.count)
+        return try save(state).notices
+    }
+
+    /// Saves `state` on top of the generation this client last loaded or saved.
+    private func save(_ state: ListState) throws(ListStateError) -> ListStateStore.SaveOutcome {
+        let outcome = try stateStore.save(state, basedOn: stateGenerations.withLock { $0[state.mode] } ?? 0)
+        stateGenerations.withLock { $0[state.mode] = outcome.generation }
+        return outcome
     }
 
     /// Rebuilds the feed's pages from state: ids split by the saved page counts; pages whose
@@ -146,7 +174,20 @@ extension FeedClient {
             await paged.learn(key: key, forPage: page)
         }
         let target = requested ?? state?.currentPage ?? 1
-        try await paged.goTo(page: target)
+        do {
+            try await paged.goTo(page: target)
+        } catch where error.code == .pageOutOfRange && requested == nil && target > 1 {
+            // The saved page is past the end (the backend shrank, the file was edited): the
+            // reader's place is as near as it can be on the last page.
+            try await paged.last()
+            let last = await paged.currentPage
+            notices.append(
+                "the saved page \(target) is past the end of the list now (\(last) page\(last == 1 ? "" : "s")); "
+                    + "showing the last page, \(last)")
+            let ids = await paged.posts.map(\.id)
+            let anchorIndex = state?.anchor.flatMap { ids.firstIndex(of: $0.postID) } ?? 0
+            return ResumeReport(anchorIndex: anchorIndex, restored: true, notices: notices)
+        }
         var anchorIndex = 0
         if let state, requested == nil || requested == state.currentPage {
             anchorIndex = state.restoredIndex(in: await paged.posts.map(\.id)) ?? 0
@@ -154,21 +195,23 @@ extension FeedClient {
         return ResumeReport(anchorIndex: anchorIndex, restored: state != nil, notices: notices)
     }
 
-    /// Saves numbered mode's state with the post at `anchorIndexInPage` at the top of the view.
-    public func savePaged(anchorIndexInPage: Int) async throws(ListStateError) {
+    /// Saves numbered mode's state with the post at `anchorIndexInPage` at the top of the
+    /// view, merged with another process's save as ``saveInfinite(anchorIndex:)`` is.
+    /// - Returns: one line each when another process's place was replaced.
+    @discardableResult
+    public func savePaged(anchorIndexInPage: Int) async throws(ListStateError) -> [String] {
         let posts = await paged.posts
         let page = await paged.currentPage
-        guard page >= 1 else { return }
+        guard page >= 1 else { return [] }
         let anchor = posts.indices.contains(anchorIndexInPage)
             ? ScrollAnchor(postID: posts[anchorIndexInPage].id, page: page, indexInPage: anchorIndexInPage, pageSize: configuration.pageSize)
             : nil
-        var seen = previousSeenPostIDs(.paged)
-        seen.formUnion(posts.map(\.id))
         let state = ListState(
             mode: .paged, backendIdentity: backend.identity, pageSize: configuration.pageSize, savedAt: Date(),
-            anchor: anchor, totalCount: await paged.totalCount, endReached: !(await paged.hasNext), seenPostIDs: seen,
-            loadedPostIDs: posts.map(\.id), currentPage: page, currentPageKey: await paged.currentPageKey)
-        try stateStore.save(state)
+            anchor: anchor, totalCount: await paged.totalCount, endReached: !(await paged.hasNext),
+            seenPostIDs: PostIDSet(posts.map(\.id)), loadedPostIDs: posts.map(\.id), currentPage: page,
+            currentPageKey: await paged.currentPageKey)
+        return try save(state).notices
     }
 
     // MARK: Switching
@@ -189,13 +232,15 @@ extension FeedClient {
                 from: mode, to: mode, page: state?.currentPage, anchor: state?.anchor,
                 startedFresh: false, alreadyCurrent: true, notices: notices)
         }
-        let target: ListState
+        var target: ListState
         var fresh = false
         if let state = saved(source) {
-            var converted = state.switched(to: mode, pageSize: configuration.pageSize, firstPageKey: repository.firstPageKey)
-            converted.savedAt = Date()
-            if mode == .infinite { converted.loadedPageCounts = nil }
-            target = converted
+            let converted = state.switched(to: mode, pageSize: configuration.pageSize, firstPageKey: repository.firstPageKey)
+            // The mode keeps what it loaded; only the reader's place moves.
+            target = saved(mode).map {
+                $0.resized(to: configuration.pageSize, firstPageKey: repository.firstPageKey).movingPlace(to: converted)
+            } ?? converted
+            target.savedAt = Date()
         } else {
             try keepOtherBackendsPlace(mode)
             fresh = true
@@ -204,10 +249,10 @@ extension FeedClient {
                 loadedPageKeys: [], nextPageKey: mode == .infinite ? repository.firstPageKey : nil,
                 currentPage: mode == .paged ? 1 : nil, currentPageKey: mode == .paged ? repository.firstPageKey : nil)
         }
-        try stateStore.save(target)
+        let outcome = try save(target)
         return ModeSwitchReport(
-            from: source, to: mode, page: target.currentPage, anchor: target.anchor, startedFresh: fresh,
-            alreadyCurrent: false, notices: notices)
+            from: source, to: mode, page: outcome.state.currentPage, anchor: outcome.state.anchor, startedFresh: fresh,
+            alreadyCurrent: false, notices: notices + outcome.notices)
     }
 
     /// Switching makes no request, so a mistyped `--base-url` must not displace the place
@@ -228,12 +273,16 @@ extension FeedClient {
     private func loadState(_ mode: ListMode, notices: inout [String]) -> ListState? {
         // Unusable files are set aside only when this run saves: a run that fails first
         // (an unreachable backend, a bad page) leaves State/ exactly as it was.
+        // The generation loaded is what this client's next save of `mode` builds on.
         switch stateStore.load(mode: mode, backendIdentity: backend.identity, setAside: .onNextSave) {
         case .none:
+            stateGenerations.withLock { $0[mode] = 0 }
             return nil
         case .restored(let state):
+            stateGenerations.withLock { $0[mode] = state.generation }
             return state
         case .discarded(let reason, _):
+            stateGenerations.withLock { $0[mode] = 0 }
             notices.append(reason.message)
             return nil
         }
@@ -242,13 +291,6 @@ extension FeedClient {
     private func modificationDate(of mode: ListMode) -> Date {
         let attributes = try? FileManager.default.attributesOfItem(atPath: stateStore.fileURL(for: mode).path)
         return attributes?[.modificationDate] as? Date ?? .distantPast
-    }
-
-    private func previousSeenPostIDs(_ mode: ListMode) -> PostIDSet {
-        if case .restored(let state) = stateStore.load(mode: mode, backendIdentity: backend.identity, setAside: .onNextSave) {
-            return state.seenPostIDs
-        }
-        return PostIDSet()
     }
 
     private func cacheFirstPage(_ key: PageKey) async throws(RepositoryError) -> Page {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostFeedCache
 import PostFeedHTTP
+import Synchronization
 
 /// The composition root: builds the one object graph both list modes share — one HTTP
 /// engine, one page repository, one image pipeline, one backend description, one state
@@ -83,6 +84,9 @@ public final class FeedClient: Sendable {
     let logger: Logger
     /// The private folder the disk layers fell back to, removed by ``shutdown()``.
     private let fallbackCacheFolder: URL?
+    /// Per mode, the ``ListState/generation`` this client last loaded or saved: what its
+    /// next save builds on, so a save overtaken by another process merges with it.
+    let stateGenerations = Mutex<[ListMode: Int]>([:])
 
     public init(_ configuration: Configuration, logger: Logger = Logger(label: "postfeed")) throws(FeedClientError) {
         self.configuration = configuration

@@ -48,13 +48,26 @@ public actor InfiniteFeed {
     /// One loaded page: its key and post ids always, its posts while resident.
     public struct Segment: Sendable, Equatable {
         public var key: PageKey
+        /// The ids of the posts the feed shows from this page, in the feed's order.
         public var postIDs: [Int]
+        /// The ids of the page's posts as the backend listed them, less duplicates of
+        /// earlier pages: ``postIDs`` plus the posts hidden by
+        /// ``Configuration/unseenOnly``, in the backend's order. List state saves these,
+        /// so post numbers stay the backend's positions.
+        public var listedPostIDs: [Int]
         var posts: [Post]?
         public var isResident: Bool { posts != nil }
 
+        /// A page whose posts are all shown, in the backend's order.
         public init(key: PageKey, postIDs: [Int]) {
+            self.init(key: key, postIDs: postIDs, listedPostIDs: postIDs)
+        }
+
+        /// A page showing `postIDs` of the `listedPostIDs` the backend listed.
+        public init(key: PageKey, postIDs: [Int], listedPostIDs: [Int]) {
             self.key = key
             self.postIDs = postIDs
+            self.listedPostIDs = listedPostIDs
             self.posts = nil
         }
     }
@@ -163,6 +176,16 @@ public actor InfiniteFeed {
         return result
     }
 
+    /// The 0-based position in the backend's list of the post at feed index `index`: the
+    /// same as `index` unless ``Configuration/unseenOnly`` hid posts before it. Numbers
+    /// shown to the reader are these positions plus one. `index` itself when not loaded.
+    public func listPosition(ofIndex index: Int) -> Int {
+        guard let (position, offset) = locate(index) else { return index }
+        let segment = segments[position]
+        let base = segments[..<position].reduce(0) { $0 + $1.listedPostIDs.count }
+        return base + (segment.listedPostIDs.firstIndex(of: segment.postIDs[offset]) ?? offset)
+    }
+
     /// The global index of post `id`, if loaded.
     public func index(ofPostID id: Int) -> Int? {
         var base = 0
@@ -174,7 +197,9 @@ public actor InfiniteFeed {
     }
 
     public func snapshot() -> Snapshot {
-        Snapshot(segments: segments.map { Segment(key: $0.key, postIDs: $0.postIDs) }, nextKey: nextKey, totalCount: totalCount)
+        Snapshot(
+            segments: segments.map { Segment(key: $0.key, postIDs: $0.postIDs, listedPostIDs: $0.listedPostIDs) },
+            nextKey: nextKey, totalCount: totalCount)
     }
 
     // MARK: Loading
@@ -233,8 +258,8 @@ public actor InfiniteFeed {
     /// ``posts(in:)`` (page cache first).
     public func restore(_ snapshot: Snapshot, hiddenPostIDs: PostIDSet = PostIDSet()) {
         generation += 1
-        segments = snapshot.segments.map { Segment(key: $0.key, postIDs: $0.postIDs) }
-        knownIDs = Set(segments.flatMap(\.postIDs))
+        segments = snapshot.segments.map { Segment(key: $0.key, postIDs: $0.postIDs, listedPostIDs: $0.listedPostIDs) }
+        knownIDs = Set(segments.flatMap(\.listedPostIDs))
         nextKey = snapshot.nextKey
         totalCount = snapshot.totalCount
         self.hiddenPostIDs = hiddenPostIDs
@@ -343,6 +368,7 @@ public actor InfiniteFeed {
                 "page": "\(page.key)", "duplicates": "\(page.posts.count - fresh.count)",
             ])
         }
+        let listed = fresh.map(\.id)
         if configuration.unseenOnly { fresh.removeAll { hiddenPostIDs.contains($0.id) } }
         if configuration.ordering == .popularity {
             fresh = fresh.enumerated().sorted { lhs, rhs in
@@ -350,10 +376,12 @@ public actor InfiniteFeed {
                 return l != r ? l > r : lhs.offset < rhs.offset
             }.map(\.element)
         }
-        var segment = Segment(key: page.key, postIDs: fresh.map(\.id))
+        // A page whose posts are all hidden is kept, empty, so the pages stay 1, 2, 3, … and
+        // the hidden posts keep their positions.
+        var segment = Segment(key: page.key, postIDs: fresh.map(\.id), listedPostIDs: listed)
         segment.posts = fresh
         segments.append(segment)
-        knownIDs.formUnion(segment.postIDs)
+        knownIDs.formUnion(listed)
         return fresh.count
     }
 
@@ -391,6 +419,7 @@ public actor InfiniteFeed {
             knownIDs.subtract(segments[position].postIDs.filter { byID[$0] == nil })
             segments[position].postIDs = surviving.map(\.id)
         }
+        segments[position].listedPostIDs.removeAll { byID[$0] == nil }
         segments[position].posts = surviving
     }
 

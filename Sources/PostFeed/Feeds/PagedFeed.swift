@@ -95,7 +95,7 @@ public actor PagedFeed {
 
     @discardableResult
     public func next() async throws(RepositoryError) -> Page {
-        try await goTo(page: max(currentPage, 0) + 1)
+        try await goTo(page: PlaceConverter.saturatingAdd(max(currentPage, 0), 1))
     }
 
     @discardableResult
@@ -204,12 +204,13 @@ public actor PagedFeed {
 
     private func learn(from page: Page, number: Int) {
         keys[number] = page.key
-        if let nextKey = page.nextKey { keys[number + 1] = nextKey }
+        // Numbers come from the reader (any page up to Int.max) and the network: no trap.
+        if let nextKey = page.nextKey, number < Int.max { keys[number + 1] = nextKey }
         if let total = page.totalCount { totalCount = total }
         if let pages = page.totalPages {
             totalPages = pages
         } else if let total = page.totalCount {
-            totalPages = max(1, (total + repository.pageSize - 1) / repository.pageSize)
+            totalPages = PlaceConverter.page(forPosition: max(total, 1), pageSize: repository.pageSize)
         }
         if page.isLast { totalPages = number }
     }
@@ -225,7 +226,7 @@ public actor PagedFeed {
         if configuration.prefetchImages, let images {
             PagePrefetch.images(posts.compactMap { repository.backend.imageURL(for: $0) }, into: images)
         }
-        guard configuration.prefetchNeighbour, hasNext, let nextKey = knownOrComputedKey(for: number + 1) else { return }
+        guard configuration.prefetchNeighbour, hasNext, number < Int.max, let nextKey = knownOrComputedKey(for: number + 1) else { return }
         pagePrefetch = PagePrefetch(key: nextKey, repository: repository, logger: logger)
     }
 

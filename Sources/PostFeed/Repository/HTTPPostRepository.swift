@@ -119,7 +119,7 @@ public final class HTTPPostRepository: PostRepository {
     {
         let url = try backend.pageURL(for: key, pageSize: pageSize)
         let cacheKey = backend.cacheKey(url.absoluteString)
-        let subject = key.phrase(number: startIndex(of: key).map { $0 / pageSize + 1 })
+        let subject = key.phrase(number: startIndex(of: key).map { PlaceConverter.page(forIndex: $0, pageSize: pageSize) })
         switch try await load(url, cacheKey: cacheKey, policy: cachePolicy, priority: priority, subject: subject, page: key) {
         case .cached(let entry, let isStale):
             let cachedStart = entry.metadata.attributes[Attribute.startIndex].flatMap { Int($0) }
@@ -134,7 +134,7 @@ public final class HTTPPostRepository: PostRepository {
                 // drop it and ask the server, unless offline.
                 store.remove(forKey: cacheKey)
                 guard cachePolicy != .cacheOnly else { throw error }
-                logger.debug("dropped an undecodable cached page", metadata: ["url": "\(url)", "error": "\(error)"])
+                logger.debug("dropped an undecodable cached page", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))", "error": "\(error)"])
                 return try await page(key, cachePolicy: .reload, priority: priority)
             }
         case .network(let response):
@@ -167,7 +167,7 @@ public final class HTTPPostRepository: PostRepository {
         let page = try decoder.decode(body: body, headers: headers, url: url, key: key, startIndex: start)
         memory.withLock { memory in
             if let start, let next = page.nextKey, decoder.startIndex(of: next) == nil {
-                memory.startIndexByKey[next] = start + page.posts.count
+                memory.startIndexByKey[next] = PlaceConverter.saturatingAdd(start, page.posts.count)
             }
         }
         for post in page.posts { recentPosts.setObject(post, forKey: post.id) }

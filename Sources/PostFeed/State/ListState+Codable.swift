@@ -13,7 +13,7 @@ import Foundation
 // Optional fields are written as explicit `null`, so every file shows every field.
 extension ListState: Codable {
     private enum CodingKeys: String, CodingKey {
-        case version, mode, backendIdentity, pageSize, savedAt
+        case version, generation, mode, backendIdentity, pageSize, savedAt
         case anchor, totalCount, endReached, seenPostIDs, loadedPostIDs, loadedPageKeys, loadedPageCounts
         case nextPageKey, currentPage, currentPageKey
     }
@@ -23,8 +23,11 @@ extension ListState: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
+        generation = try container.decodeIfPresent(Int.self, forKey: .generation) ?? 0
         mode = try container.decode(ListMode.self, forKey: .mode)
-        backendIdentity = try container.decode(String.self, forKey: .backendIdentity)
+        // Files written before credentials were kept out of identities may hold them: read
+        // them without, so the place is kept and the next save drops the credentials.
+        backendIdentity = BackendDescription.removingUserInfo(try container.decode(String.self, forKey: .backendIdentity))
         pageSize = try container.decode(Int.self, forKey: .pageSize)
         let savedAtText = try container.decode(String.self, forKey: .savedAt)
         guard let date = Post.parseDate(savedAtText) else {
@@ -51,6 +54,7 @@ extension ListState: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(version, forKey: .version)
+        try container.encode(generation, forKey: .generation)
         try container.encode(mode, forKey: .mode)
         try container.encode(backendIdentity, forKey: .backendIdentity)
         try container.encode(pageSize, forKey: .pageSize)

@@ -86,6 +86,44 @@ extension ListState {
         switched(to: mode, pageSize: pageSize, firstPageKey: firstPageKey)
     }
 
+    /// This mode's own state with the reader's place moved to `converted`'s: what a mode
+    /// switch saves when the target mode has state of its own (DESIGN.md: "a mode switch
+    /// moves the anchor only; it never drops the other mode's loaded posts").
+    ///
+    /// - Parameter converted: the other mode's state carried into this mode and page size
+    ///   by ``switched(to:pageSize:firstPageKey:)``.
+    /// - Returns: infinite: the loaded posts and pages kept, the anchor moved, pages added
+    ///   when the anchor lies past them; paged: `converted` (a paged state is its page).
+    func movingPlace(to converted: ListState) -> ListState {
+        guard mode == converted.mode, pageSize == converted.pageSize, let anchor = converted.anchor else {
+            return converted
+        }
+        guard mode == .infinite else { return converted }
+        var result = self
+        result.anchor = anchor
+        if anchor.index >= coveredLength, converted.loadedPageKeys.count > loadedPageKeys.count {
+            // The place is past the loaded pages: add the pages up to it (their posts are read
+            // back on restore); what is loaded stays.
+            result.loadedPageKeys += converted.loadedPageKeys[loadedPageKeys.count...]
+            result.nextPageKey = converted.nextPageKey
+            result.endReached = converted.endReached
+            result.totalCount = converted.totalCount ?? totalCount
+        }
+        if result.problem != nil {
+            // The place cannot be reached from this list (it ended before it): the nearest
+            // is its last post.
+            result.anchor = loadedPostIDs.last.map { ScrollAnchor(postID: $0, index: loadedPostIDs.count - 1) }
+        }
+        return result
+    }
+
+    /// How many posts the loaded pages hold, at least: the ids known, or the pages times
+    /// the page size.
+    private var coveredLength: Int {
+        let (pages, overflow) = loadedPageKeys.count.multipliedReportingOverflow(by: pageSize)
+        return max(loadedPostIDs.count, overflow ? Int.max : pages)
+    }
+
     // MARK: - Helpers
 
     /// Page keys this state knows, by 1-based page number (valid for its page size).

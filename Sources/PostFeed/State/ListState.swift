@@ -30,6 +30,11 @@ public struct ListState: Sendable, Equatable {
     public var pageSize: Int
     /// When the state was saved. Written to the second, in ISO-8601 (UTC).
     public var savedAt: Date
+    /// Counts the saves of this mode's file: each save writes one more than the file it
+    /// replaced. A save that started from an older generation than the file now holds was
+    /// overtaken by another process, and ``ListStateStore`` merges the two instead of
+    /// erasing the other's progress. 0 in files written before generations existed.
+    public var generation: Int
 
     // MARK: Both modes
 
@@ -92,6 +97,7 @@ public struct ListState: Sendable, Equatable {
         self.backendIdentity = backendIdentity
         self.pageSize = pageSize
         self.savedAt = savedAt
+        self.generation = 0
         self.anchor = anchor
         self.totalCount = totalCount
         self.endReached = endReached
@@ -113,22 +119,70 @@ public struct ListState: Sendable, Equatable {
         }
     }
 
+    /// The largest page size a state may hold: well above any backend's (DESIGN.md: 100),
+    /// small enough that page arithmetic on it cannot overflow with any page number a
+    /// state can name.
+    public static let maximumPageSize = 1_000
+
     /// What is wrong with this state, or `nil` when it can be saved and restored.
+    ///
+    /// Checked on every load and save, so a state that would send the reader somewhere
+    /// nonsensical (an anchor outside the loaded posts, a page whose first post's index
+    /// overflows) is set aside with this reason instead of being used.
     var problem: String? {
         if version < 1 { return "version \(version) is not a schema version" }
+        if generation < 0 { return "generation \(generation) is negative" }
         if backendIdentity.isEmpty { return "backendIdentity is empty" }
         if pageSize < 1 { return "pageSize \(pageSize) is not a positive page size" }
-        if let anchor, anchor.index < 0 { return "anchor index \(anchor.index) is negative" }
+        if pageSize > Self.maximumPageSize { return "pageSize \(pageSize) is larger than any page size (1…\(Self.maximumPageSize))" }
         if let totalCount, totalCount < 0 { return "totalCount \(totalCount) is negative" }
+        if let anchor, anchor.index < 0 { return "anchor index \(anchor.index) is negative" }
+        if let counts = loadedPageCounts, let problem = Self.pageCountsProblem(counts, keys: loadedPageKeys.count, ids: loadedPostIDs.count) {
+            return problem
+        }
         switch mode {
         case .paged:
             guard let currentPage else { return "paged state has no currentPage" }
             if currentPage < 1 { return "currentPage \(currentPage) is not a page number (pages start at 1)" }
             if nextPageKey != nil { return "paged state has a nextPageKey (infinite scroll only)" }
+            let (first, overflow) = (currentPage - 1).multipliedReportingOverflow(by: pageSize)
+            if overflow || first > Int.max - pageSize {
+                return "currentPage \(currentPage) is too large for page size \(pageSize)"
+            }
+            if let anchor, anchor.index < first || anchor.index >= first + pageSize {
+                return "anchor index \(anchor.index) is not on page \(currentPage) (indexes \(first)…\(first + pageSize - 1))"
+            }
         case .infinite:
             if currentPage != nil || currentPageKey != nil {
                 return "infinite state has a currentPage (paged only)"
             }
+            if let anchor, anchor.index >= anchorLimit {
+                return "anchor index \(anchor.index) is outside the list (\(loadedPostIDs.count) loaded posts"
+                    + "\(totalCount.map { ", \($0) in all" } ?? ""))"
+            }
+        }
+        return nil
+    }
+
+    /// Infinite: the anchor's index must be below this. Within the loaded pages; past
+    /// them only while the list goes on, and never past the total or the pages a state
+    /// may list (``PageKeyPlan/maximumListedPages``): restoring loads forward to it.
+    private var anchorLimit: Int {
+        let (pages, overflow) = loadedPageKeys.count.multipliedReportingOverflow(by: pageSize)
+        let loaded = max(loadedPostIDs.count, overflow ? Int.max : pages)
+        guard nextPageKey != nil, !endReached else { return loaded }
+        let reachable = PlaceConverter.firstIndex(ofPage: PageKeyPlan.maximumListedPages + 1, pageSize: pageSize)
+        return max(loaded, min(totalCount ?? reachable, reachable))
+    }
+
+    private static func pageCountsProblem(_ counts: [Int], keys: Int, ids: Int) -> String? {
+        if counts.count > keys { return "loadedPageCounts lists \(counts.count) pages, but \(keys) are loaded" }
+        var sum = 0
+        for count in counts {
+            guard count >= 0 else { return "loadedPageCounts holds a negative count (\(count))" }
+            let (next, overflow) = sum.addingReportingOverflow(count)
+            guard !overflow, next <= ids else { return "loadedPageCounts add up to more than the \(ids) loaded posts" }
+            sum = next
         }
         return nil
     }

@@ -51,26 +51,73 @@ public struct ListStateStore: Sendable {
 
     // MARK: Saving
 
-    /// Writes `state` to its mode's file, atomically.
+    /// Writes `state` to its mode's file, atomically, as it is: the last writer wins.
+    /// ``FeedClient`` saves with ``save(_:basedOn:)``, which keeps another process's progress.
     ///
     /// Throws ``ListStateError`` `.invalidState` when the state would not be restored
     /// (nothing is written), `.notWritable` when the State folder cannot be created or
     /// written, `.writeFailed` when writing, syncing or renaming fails.
     public func save(_ state: ListState) throws(ListStateError) {
+        try write(state.mode) { _ in (state, []) }
+    }
+
+    /// What ``save(_:basedOn:)`` wrote.
+    public struct SaveOutcome: Sendable, Equatable {
+        /// The state written: `state`, or `state` merged with the one another process saved
+        /// since `basedOn`.
+        public var state: ListState
+        /// The generation written; pass it as `basedOn` to the next save.
+        public var generation: Int
+        /// One line each when another process's saved place was replaced, not merged.
+        public var notices: [String]
+    }
+
+    /// Saves `state` by read-modify-write under the state lock, so two processes never
+    /// erase each other's progress.
+    ///
+    /// `basedOn` is the ``ListState/generation`` of the file this run loaded (0 when there
+    /// was none). When the file now holds a newer generation, another process saved in
+    /// between, and the two are merged (``ListState/merged(over:)``): when one list of
+    /// loaded posts extends the other the longer is kept and `state`'s anchor wins; when
+    /// they cannot be merged, `state` replaces the other and ``SaveOutcome/notices`` says
+    /// so in one line. Posts seen by either are kept as seen. The file written has
+    /// generation `max(file's, basedOn) + 1`.
+    ///
+    /// Throws as ``save(_:)``.
+    @discardableResult
+    public func save(_ state: ListState, basedOn generation: Int) throws(ListStateError) -> SaveOutcome {
         let url = fileURL(for: state.mode)
-        if let problem = state.problem ?? versionProblem(state) {
-            throw ListStateError(
-                .invalidState, url: url,
-                message: "not saving \(state.mode) list state to \(Self.display(url)): \(problem); nothing was written")
+        var notices: [String] = []
+        let written = try write(state.mode) { current in
+            var merged = state
+            var base = max(generation, 0)
+            if let current {
+                if current.generation > base {
+                    let (combined, result) = state.merged(over: current)
+                    merged = combined
+                    if case .replaced(let other) = result {
+                        notices.append(
+                            "another postfeed saved a different \(state.mode) place in \(Self.display(url)) since this one "
+                                + "read it (\(other.placeSummary)); it is replaced by this run's (\(merged.placeSummary))")
+                    }
+                } else {
+                    merged.seenPostIDs.formUnion(current.seenPostIDs)
+                }
+                base = max(base, current.generation)
+            }
+            merged.generation = base == Int.max ? base : base + 1
+            return (merged, notices)
         }
-        let data: Data
-        do {
-            data = try state.jsonData()
-        } catch {
-            throw ListStateError(
-                .invalidState, url: url,
-                message: "could not encode \(state.mode) list state for \(Self.display(url)) (\(error)); nothing was written")
-        }
+        return SaveOutcome(state: written, generation: written.generation, notices: notices)
+    }
+
+    /// Under the state lock: sets an unusable file aside, hands `update` the usable state
+    /// the file holds (or `nil`), and writes what it returns.
+    @discardableResult
+    private func write(
+        _ mode: ListMode, _ update: (ListState?) -> (ListState, [String])
+    ) throws(ListStateError) -> ListState {
+        let url = fileURL(for: mode)
         do {
             try StateFileSystem.makeFolder(directory)
         } catch {
@@ -79,10 +126,25 @@ public struct ListStateStore: Sendable {
                 message: "cannot save list state: cannot create the folder \(Self.display(URL(fileURLWithPath: error.path))) (\(error.text)); "
                     + error.folderRemedy)
         }
-        try StateFileSystem.withExclusiveLock(in: directory) { () throws(ListStateError) in
+        return try StateFileSystem.withExclusiveLock(in: directory) { () throws(ListStateError) -> ListState in
+            let state = try Self.checked(update(nil).0, url: url)
             // A file this run may not use (another backend, a newer version, unreadable) is
             // kept aside, never overwritten: `load(…, setAside: .onNextSave)` left it in place.
-            setAsideIfUnusable(url, mode: state.mode, backendIdentity: state.backendIdentity)
+            let current: ListState?
+            switch unusability(of: url, mode: mode, backendIdentity: state.backendIdentity) {
+            case .success(let usable)?: current = usable
+            case .failure?: current = nil; _ = try? StateFileSystem.moveAside(url, at: now())
+            case nil: current = nil
+            }
+            let toWrite = current == nil ? state : try Self.checked(update(current).0, url: url)
+            let data: Data
+            do {
+                data = try toWrite.jsonData()
+            } catch {
+                throw ListStateError(
+                    .invalidState, url: url,
+                    message: "could not encode \(mode) list state for \(Self.display(url)) (\(error)); nothing was written")
+            }
             do throws(SystemCallFailure) {
                 try StateFileSystem.writeAtomically(data, to: url)
             } catch {
@@ -91,8 +153,19 @@ public struct ListStateStore: Sendable {
             StateFileSystem.removeOrphanedTemporaries(of: url.lastPathComponent, in: directory)
             // The next load of this file (the next save's look at the seen ids, or this run's
             // following save) finds these bytes and skips decoding them.
-            memo.remember(state.asStored, for: state.mode, bytes: data)
+            memo.remember(toWrite.asStored, for: mode, bytes: data)
+            return toWrite
         }
+    }
+
+    /// `state` when it may be saved, else `.invalidState` naming the problem.
+    private static func checked(_ state: ListState, url: URL) throws(ListStateError) -> ListState {
+        if let problem = state.problem ?? versionProblem(state) {
+            throw ListStateError(
+                .invalidState, url: url,
+                message: "not saving \(state.mode) list state to \(display(url)): \(problem); nothing was written")
+        }
+        return state
     }
 
     // MARK: Loading
@@ -162,13 +235,6 @@ public struct ListStateStore: Sendable {
         let problem: String
     }
 
-    /// Moves `url` aside when it holds state this run may not use (called under the lock).
-    private func setAsideIfUnusable(_ url: URL, mode: ListMode, backendIdentity: String) {
-        if case .failure = unusability(of: url, mode: mode, backendIdentity: backendIdentity) {
-            _ = try? StateFileSystem.moveAside(url, at: now())
-        }
-    }
-
     // MARK: Resetting
 
     /// Removes `mode`'s state file (`postfeed state reset`); files moved aside stay.
@@ -209,7 +275,7 @@ public struct ListStateStore: Sendable {
 
     // MARK: - Helpers
 
-    private func versionProblem(_ state: ListState) -> String? {
+    private static func versionProblem(_ state: ListState) -> String? {
         state.version == ListState.currentVersion
             ? nil : "version \(state.version) is not the schema version this PostFeed writes (\(ListState.currentVersion))"
     }

@@ -75,7 +75,9 @@ public enum PlaceConverter {
         return savedIDs.firstIndex(of: anchor.postID)
     }
 
-    static func saturatingAdd(_ lhs: Int, _ rhs: Int) -> Int {
+    /// `lhs + rhs`, clamped to `Int.min…Int.max` instead of trapping: for numbers that
+    /// come from a file, an argument or a key.
+    public static func saturatingAdd(_ lhs: Int, _ rhs: Int) -> Int {
         let (sum, overflow) = lhs.addingReportingOverflow(rhs)
         return overflow ? (rhs > 0 ? Int.max : Int.min) : sum
     }

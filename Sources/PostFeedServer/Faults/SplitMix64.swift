@@ -1,12 +1,16 @@
 /// SplitMix64: a tiny, fast, seedable generator; the same seed always gives the same sequence.
-struct SplitMix64: RandomNumberGenerator, Sendable {
+/// Public for tests and benchmarks that need reproducible randomness (a failing property
+/// test prints its seed).
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    /// A generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) {
         self.state = seed
     }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,7 +19,7 @@ struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A uniformly distributed double in `0..<1`.
-    mutating func nextUnitDouble() -> Double {
+    public mutating func nextUnitDouble() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 }

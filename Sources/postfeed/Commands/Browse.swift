@@ -22,8 +22,14 @@ struct Browse: AsyncParsableCommand {
 
     @OptionGroup var backend: BackendOptions
 
-    @Option(help: "Posts on one screen (default: what fits the terminal).")
+    @Option(help: "Posts on one screen, 1…1000 (default: what fits the terminal).")
     var rows: Int?
+
+    func validate() throws {
+        if let rows, !(1...1000).contains(rows) {
+            throw ValidationError("--rows \(rows) is out of range; use 1…1000.")
+        }
+    }
 
     func run() async throws {
         try await Session.run(backend) { client in
@@ -48,9 +54,10 @@ struct Browse: AsyncParsableCommand {
                 if !keepGoing { break }
                 await screen.render()
             }
-            try await screen.save()
+            let notices = try await screen.save()
             terminal.restore()
             print("")
+            notices.forEach { Terminal.note("postfeed: \($0)") }
             print("postfeed: place saved (\(screen.mode) mode)")
         }
     }

@@ -50,7 +50,9 @@ struct BrowseScreen {
         try await refreshVisible()
     }
 
-    func save() async throws {
+    /// Saves the place; returns one line each when another process's place was replaced.
+    @discardableResult
+    func save() async throws -> [String] {
         switch mode {
         case .infinite: try await client.saveInfinite(anchorIndex: top)
         case .paged: try await client.savePaged(anchorIndexInPage: top)
@@ -99,14 +101,15 @@ struct BrowseScreen {
         switch mode {
         case .infinite:
             let feed = client.infinite
-            let target = max(0, top + delta)
-            try await feed.loadMoreIfNeeded(visibleIndex: target + visibleCount - 1)
+            // A typed post number may be anything up to Int.max: saturate, never trap.
+            let target = max(0, PlaceConverter.saturatingAdd(top, delta))
+            try await feed.loadMoreIfNeeded(visibleIndex: PlaceConverter.saturatingAdd(target, visibleCount - 1))
             let count = await feed.count
             top = min(target, max(0, count - 1))
             if top + visibleCount >= count, !(await feed.hasMore) { status = "end of the feed (\(count) posts)" }
         case .paged:
             let count = await client.paged.posts.count
-            let target = top + delta
+            let target = PlaceConverter.saturatingAdd(top, delta)
             if target >= count {
                 try await page(by: 1)
             } else if target < 0 {
@@ -178,7 +181,7 @@ struct BrowseScreen {
         let target: ListMode = mode == .infinite ? .paged : .infinite
         let report = try client.switchMode(to: target)
         try await open(mode: target)
-        status = "\(target) mode" + (report.page.map { ", page \($0)" } ?? "") + (report.anchor.map { ", post #\($0.index + 1) in view" } ?? "")
+        status = "\(target) mode" + (report.page.map { ", page \($0)" } ?? "") + (report.anchor.map { ", post #\($0.position) in view" } ?? "")
     }
 
     private mutating func refresh() async throws {
@@ -231,12 +234,12 @@ struct BrowseScreen {
             let feed = client.paged
             let page = await feed.currentPage
             let pages = await feed.totalPages
-            firstPosition = (page - 1) * client.configuration.pageSize + top + 1
+            firstPosition = PlaceConverter.position(page: page, indexInPage: top, pageSize: client.configuration.pageSize)
             lines.append("PostFeed · paged · page \(page)\(pages.map { " of \($0)" } ?? "")")
         }
         lines.append(String(repeating: "─", count: min(Terminal.width, 80)))
         for (offset, post) in visible.enumerated() {
-            lines.append(PostRenderer.listEntry(PostLine(position: firstPosition + offset, post: post, image: nil)))
+            lines.append(PostRenderer.listEntry(PostLine(position: PlaceConverter.saturatingAdd(firstPosition, offset), post: post, image: nil)))
         }
         lines.append(String(repeating: "─", count: min(Terminal.width, 80)))
         lines.append(mode == .infinite

@@ -22,6 +22,10 @@ struct CacheCommand: AsyncParsableCommand {
         @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Cache root (see 'postfeed --help').", valueName: "dir"))
         var cacheDirectory: String?
 
+        func validate() throws {
+            try BackendOptions.validateCacheDirectory(cacheDirectory)
+        }
+
         @Flag(help: "Print JSON instead of text.")
         var json = false
 

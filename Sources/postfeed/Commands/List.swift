@@ -8,7 +8,9 @@ struct List: AsyncParsableCommand {
         abstract: "Print the next pages of the infinite feed, continuing where the last run stopped.",
         discussion: """
             Each run appends pages after what was already loaded and saves the place in
-            Cache/State/infinite-scroll-state.json. Images of the printed posts are fetched
+            Cache/State/infinite-scroll-state.json: the top of the last page printed, so
+            'postfeed mode paged' opens that page. Posts are numbered by their position in
+            the backend's list, also with --unseen. Images of the printed posts are fetched
             into the memory and disk caches. Ctrl-C (or SIGTERM) stops the loading: the
             posts already loaded are printed and the place is saved after them.
 
@@ -94,18 +96,21 @@ struct List: AsyncParsableCommand {
             // are saved before the failure is reported. SIGINT/SIGTERM end it the same way (see
             // `Interruption`).
             let (progress, interruption) = await Interruption.run { () -> LoadProgress in
-                var progress = LoadProgress(printedEnd: start)
+                var progress = LoadProgress(printedEnd: start, place: resumed.anchorIndex)
                 for page in 1...pageCount {
                     if Task.isCancelled { break }
                     Terminal.progress("loading page \(page) of \(pageCount)…")
                     do {
+                        let pageStart = await feed.count
                         guard try await feed.loadMore() > 0 else { break }
+                        // The reader's place: the top of the last page printed.
+                        progress.place = pageStart
                         // JSON is printed at the end, and the place saved after it.
                         guard !json else { continue }
                         Terminal.endProgress()
                         progress.printedEnd = try await lines.printText(from: progress.printedEnd)
                         // The write is atomic, so a kill never tears it.
-                        try await client.saveInfinite(anchorIndex: start)
+                        try await client.saveInfinite(anchorIndex: pageStart).forEach { Terminal.note("postfeed: \($0)") }
                         progress.savedEnd = await feed.count
                     } catch {
                         progress.failure = error
@@ -132,10 +137,10 @@ struct List: AsyncParsableCommand {
                 _ = try await lines.printText(from: progress.printedEnd, images: interruption == nil)
                 if stale { Terminal.note("postfeed: the network failed; some pages come from the cache and may be out of date") }
             }
-            // The first newly printed post is what the reader looks at now; already saved so
-            // after the last page unless nothing new was loaded.
+            // The top of the last page printed is where the reader is; already saved so after
+            // the last page unless nothing new was loaded (then the place stays where it was).
             if progress.savedEnd != end {
-                try await client.saveInfinite(anchorIndex: end == start ? max(0, start - 1) : start)
+                try await client.saveInfinite(anchorIndex: progress.place).forEach { Terminal.note("postfeed: \($0)") }
             }
             if let interruption {
                 Terminal.note(
@@ -158,6 +163,9 @@ struct List: AsyncParsableCommand {
 private struct LoadProgress: Sendable {
     /// The feed index after the last post printed.
     var printedEnd: Int
+    /// The feed index of the reader's place: the first post of the last page loaded, or
+    /// the restored place while none was.
+    var place: Int
     /// The feed's count when the place was last saved; `nil` before the first save.
     var savedEnd: Int?
     var failure: (any Error)?
@@ -178,9 +186,13 @@ private struct ListLines: Sendable {
             let fetched = await client.images(for: posts)
             if !Task.isCancelled { summaries = fetched }
         }
-        return zip(posts, summaries).enumerated().map { offset, pair in
-            PostLine(position: range.lowerBound + offset + 1, post: pair.0, image: pair.1.map(ImageSummary.init))
+        var lines: [PostLine] = []
+        for (offset, (post, image)) in zip(posts, summaries).enumerated() {
+            // The backend's position: posts hidden by --unseen keep their numbers.
+            let position = await client.infinite.listPosition(ofIndex: range.lowerBound + offset)
+            lines.append(PostLine(position: PlaceConverter.saturatingAdd(position, 1), post: post, image: image.map(ImageSummary.init)))
         }
+        return lines
     }
 
     /// Prints the posts from feed index `index` to the end of what is loaded; returns the new end.

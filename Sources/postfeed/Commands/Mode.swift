@@ -49,12 +49,12 @@ struct Mode: AsyncParsableCommand {
             if json {
                 return try JSONOutput.print(ModeOutput(
                     mode: report.to.rawValue, page: report.page, anchorPostID: report.anchor?.postID,
-                    anchorPosition: report.anchor.map { $0.index + 1 }, startedFresh: report.startedFresh,
+                    anchorPosition: report.anchor?.position, startedFresh: report.startedFresh,
                     alreadyCurrent: report.alreadyCurrent))
             }
             var line = "\(report.to.rawValue) mode"
             if let page = report.page { line += " at page \(page)" }
-            if let anchor = report.anchor { line += ", post #\(anchor.index + 1) (id \(anchor.postID)) in view" }
+            if let anchor = report.anchor { line += ", post #\(anchor.position) (id \(anchor.postID)) in view" }
             if report.startedFresh { line += " (no place to carry over: from the top)" }
             if report.alreadyCurrent { line += " (already the current mode: nothing changed)" }
             print(line)

@@ -84,9 +84,11 @@ struct PageCommand: AsyncParsableCommand {
                 let size = client.configuration.pageSize
                 let images = noImages ? Array(repeating: nil, count: posts.count) : await client.images(for: posts)
                 let lines = zip(posts, images).enumerated().map { offset, pair in
-                    PostLine(position: (page - 1) * size + offset + 1, post: pair.0, image: pair.1.map(ImageSummary.init))
+                    PostLine(
+                        position: PlaceConverter.position(page: page, indexInPage: offset, pageSize: size), post: pair.0,
+                        image: pair.1.map(ImageSummary.init))
                 }
-                try await client.savePaged(anchorIndexInPage: anchor)
+                try await client.savePaged(anchorIndexInPage: anchor).forEach { Terminal.note("postfeed: \($0)") }
                 let totalPages = await feed.totalPages
                 let result = ListOutput(
                     mode: "paged", page: page, totalPages: totalPages, posts: lines, totalCount: await feed.totalCount,

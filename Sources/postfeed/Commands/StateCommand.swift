@@ -20,6 +20,10 @@ struct StateCommand: AsyncParsableCommand {
         @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Cache root (see 'postfeed --help').", valueName: "dir"))
         var cacheDirectory: String?
 
+        func validate() throws {
+            try BackendOptions.validateCacheDirectory(cacheDirectory)
+        }
+
         var store: ListStateStore { ListStateStore(cacheRoot: CacheLocation.resolve(explicit: cacheDirectory).root) }
     }
 
@@ -56,12 +60,19 @@ struct StateCommand: AsyncParsableCommand {
             lines.append("  backend \(state.backendIdentity), page size \(state.pageSize)")
             switch state.mode {
             case .infinite:
-                let pages = Self.count(state.loadedPageKeys.count, "page")
                 let total = state.totalCount.map { " of \($0)" } ?? ""
-                // A place carried over from paged mode knows its pages, not yet their posts.
-                let loaded = state.loadedPostIDs.isEmpty && !state.loadedPageKeys.isEmpty
-                    ? "\(pages) to read back from the page cache"
-                    : "\(Self.count(state.loadedPostIDs.count, "post")) loaded in \(pages)\(total)"
+                // A place carried over from paged mode knows pages up to it, not yet their posts.
+                let pagesWithPosts = min(
+                    state.loadedPageKeys.count,
+                    state.loadedPageCounts?.count ?? PlaceConverter.page(forPosition: state.loadedPostIDs.count, pageSize: state.pageSize)
+                        - (state.loadedPostIDs.isEmpty ? 1 : 0))
+                let toRead = state.loadedPageKeys.count - pagesWithPosts
+                var loaded = state.loadedPostIDs.isEmpty && toRead > 0
+                    ? "\(Self.count(toRead, "page")) to read back from the page cache"
+                    : "\(Self.count(state.loadedPostIDs.count, "post")) loaded in \(Self.count(pagesWithPosts, "page"))\(total)"
+                if !state.loadedPostIDs.isEmpty, toRead > 0 {
+                    loaded += ", \(toRead) more page\(toRead == 1 ? "" : "s") to read back from the page cache"
+                }
                 lines.append("  \(loaded); next \(state.nextPageKey?.description ?? "none (end reached)")")
             case .paged:
                 let page = state.currentPage ?? 1
@@ -69,7 +80,7 @@ struct StateCommand: AsyncParsableCommand {
                 let key = state.currentPageKey.flatMap { $0 == .number(page) ? nil : " (\($0))" } ?? ""
                 lines.append("  page \(page)\(key)\(state.totalCount.map { " of \($0) posts" } ?? "")")
             }
-            if let anchor = state.anchor { lines.append("  in view: post #\(anchor.index + 1) (id \(anchor.postID))") }
+            if let anchor = state.anchor { lines.append("  in view: post #\(anchor.position) (id \(anchor.postID))") }
             if !state.seenPostIDs.isEmpty { lines.append("  seen: \(Self.count(state.seenPostIDs.count, "post"))") }
             return lines.joined(separator: "\n")
         }

@@ -40,6 +40,7 @@ struct BackendOptions: ParsableArguments {
     var verbose = false
 
     func validate() throws {
+        try Self.validateCacheDirectory(cacheDirectory)
         // A config file names its own convention; --api matters only without one.
         if backendFile == nil, !BackendDescription.presetNames.contains(api) {
             throw ValidationError(
@@ -54,6 +55,14 @@ struct BackendOptions: ParsableArguments {
             else {
                 throw ValidationError("--base-url '\(baseURL)' is not an http(s) URL; use e.g. http://127.0.0.1:6969.")
             }
+        }
+    }
+
+    /// An empty `--cache-dir` is a mistake (an unset shell variable), not a request for
+    /// the default root: refuse it rather than write somewhere the user did not mean.
+    static func validateCacheDirectory(_ path: String?) throws {
+        if let path, path.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--cache-dir is empty; give a folder, or leave the option out to use the default cache root.")
         }
     }
 

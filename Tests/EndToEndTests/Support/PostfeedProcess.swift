@@ -54,7 +54,8 @@ enum PostfeedProcess {
     /// Starts `postfeed <arguments>` and returns at once; for `serve`, which runs until
     /// it gets a signal.
     static func start(
-        _ arguments: [String], in workingDirectory: URL, standardInput: Data? = nil, outputFile: String? = nil
+        _ arguments: [String], in workingDirectory: URL, standardInput: Data? = nil, outputFile: String? = nil,
+        inputPipe: Pipe? = nil
     ) throws -> RunningPostfeed {
         let id = UUID().uuidString
         let outputURL = workingDirectory.appendingPathComponent(".stdout-\(id)")
@@ -71,7 +72,10 @@ enum PostfeedProcess {
         process.environment = environment(sandbox: workingDirectory)
         process.standardOutput = try FileHandle(forWritingTo: outputFile.map(URL.init(fileURLWithPath:)) ?? outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
-        if let standardInput {
+        if let inputPipe {
+            // Keys typed later, while the child runs (a `browse` kept open).
+            process.standardInput = inputPipe
+        } else if let standardInput {
             let inputURL = workingDirectory.appendingPathComponent(".stdin-\(id)")
             try standardInput.write(to: inputURL)
             process.standardInput = try FileHandle(forReadingFrom: inputURL)

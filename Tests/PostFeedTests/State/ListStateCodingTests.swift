@@ -40,7 +40,7 @@ struct ListStateCodingTests {
             .filter { $0.hasPrefix("  \"") }
             .compactMap { $0.dropFirst(3).split(separator: "\"").first.map(String.init) }
         #expect(topLevelKeys == [
-            "anchor", "backendIdentity", "currentPage", "currentPageKey", "endReached", "loadedPageCounts",
+            "anchor", "backendIdentity", "currentPage", "currentPageKey", "endReached", "generation", "loadedPageCounts",
             "loadedPageKeys", "loadedPostIDs", "mode", "nextPageKey", "pageSize", "savedAt", "seenPostIDs", "totalCount", "version",
         ])
         #expect(text.contains("\"savedAt\" : \"2025-05-01T10:00:00Z\""))

@@ -25,7 +25,7 @@ struct PageDecoder: Sendable {
         throws(RepositoryError) -> Page
     {
         let start = startIndex(of: key) ?? walkedStart
-        let number = start.map { $0 / pageSize + 1 }
+        let number = start.map { PlaceConverter.page(forIndex: $0, pageSize: pageSize) }
         let location = "\(key.phrase(number: number)) of \(url.absoluteString)"
         func failure(_ message: String) -> RepositoryError {
             RepositoryError(.decoding, url: url, page: key, message: "\(location): \(message)")
@@ -66,7 +66,7 @@ struct PageDecoder: Sendable {
 
         let total = totalCount(json: json, headers: headers)
         if decoded.isEmpty, let start, start > 0, let total, start >= total {
-            let pages = (total + pageSize - 1) / pageSize
+            let pages = PlaceConverter.page(forPosition: max(total, 1), pageSize: pageSize)
             throw RepositoryError(
                 .pageOutOfRange, url: url, page: key,
                 message: "\(key.phrase(number: number)) is past the end of the list (\(total) posts, \(pages) pages of \(pageSize))")
@@ -77,7 +77,7 @@ struct PageDecoder: Sendable {
             key: key, posts: decoded,
             nextKey: ended ? nil : nextKey(after: key, json: json, links: links, count: decoded.count),
             totalCount: total, number: number,
-            totalPages: total.map { ($0 + pageSize - 1) / pageSize })
+            totalPages: total.map { $0 == 0 ? 0 : PlaceConverter.page(forPosition: $0, pageSize: pageSize) })
     }
 
     /// How many posts come before page `key`, when the key itself says.
@@ -111,7 +111,7 @@ struct PageDecoder: Sendable {
         backend.endSignals.contains { signal in
             switch signal {
             case .linkWithoutNext: links.url(forRelation: "next") == nil
-            case .totalReached: start.flatMap { start in total.map { start + count >= $0 } } ?? false
+            case .totalReached: start.flatMap { start in total.map { PlaceConverter.saturatingAdd(start, count) >= $0 } } ?? false
             case .flagFalse(let field): json.value(atPath: field) == .bool(false)
             case .fieldNull(let field): json.value(atPath: field)?.isNull ?? true
             case .shortPage: count < pageSize
@@ -123,9 +123,10 @@ struct PageDecoder: Sendable {
     private func nextKey(after key: PageKey, json: JSONValue, links: LinkHeader, count: Int) -> PageKey? {
         switch (backend.pagination, key) {
         case (_, .number(let number)):
-            return .number(number + 1)
+            // Numbers and offsets come from the network: saturate, never trap.
+            return .number(PlaceConverter.saturatingAdd(number, 1))
         case (_, .offset(let offset)):
-            return .offset(offset + count)
+            return .offset(PlaceConverter.saturatingAdd(offset, count))
         case (.cursor(_, _, let field), _):
             switch json.value(atPath: field) {
             case .string(let cursor)? where !cursor.isEmpty: return .cursor(cursor)
