@@ -1,0 +1,27 @@
+extension InfiniteFeed {
+    public struct Configuration: Sendable {
+        /// Load more when the visible index is this close to the end. Default 5.
+        public var prefetchThreshold: Int
+        /// Pages whose posts stay in memory; `nil` keeps all.
+        public var maximumResidentPages: Int?
+        public var ordering: FeedOrdering
+        /// Hide posts shown in an earlier run (``hiddenPostIDs``); this run's stay.
+        public var unseenOnly: Bool
+        /// Images of the next posts to prefetch after each load. Default 10; 0 disables.
+        public var imagePrefetchCount: Int
+        /// Warm the page cache with the following page after each load. Default on.
+        public var prefetchNextPage: Bool
+
+        public init(
+            prefetchThreshold: Int = 5, maximumResidentPages: Int? = nil, ordering: FeedOrdering = .backend,
+            unseenOnly: Bool = false, imagePrefetchCount: Int = 10, prefetchNextPage: Bool = true
+        ) {
+            self.prefetchThreshold = max(0, prefetchThreshold)
+            self.maximumResidentPages = maximumResidentPages.map { max(1, $0) }
+            self.ordering = ordering
+            self.unseenOnly = unseenOnly
+            self.imagePrefetchCount = max(0, imagePrefetchCount)
+            self.prefetchNextPage = prefetchNextPage
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import PostFeedHTTP
+
+extension InfiniteFeed {
+    /// Loads the next page when `visibleIndex` is within the threshold of the end.
+    /// Returns whether posts were added.
+    @discardableResult
+    public func loadMoreIfNeeded(visibleIndex: Int) async throws(RepositoryError) -> Bool {
+        focusIndex = max(0, visibleIndex)
+        guard hasMore, visibleIndex >= count - configuration.prefetchThreshold - 1 else { return false }
+        return try await loadMore() > 0
+    }
+
+    /// Back to page 1 from the network, page cache invalidated, background load cancelled.
+    /// When it fails, the old content stays and the error is thrown; call again to retry.
+    public func refresh() async throws(RepositoryError) {
+        cancelBackgroundCatalogLoad()
+        if let loadFlight { await loadFlight.task.value }
+        let first = try await repository.page(repository.firstPageKey, cachePolicy: .reload, priority: .high)
+        // Only now that page 1 arrived is the old list dropped.
+        await repository.invalidateCachedPages()
+        generation += 1
+        segments = []
+        knownIDs = []
+        nextKey = first.nextKey
+        totalCount = first.totalCount ?? totalCount
+        isShowingStaleContent = first.isStale
+        append(first)
+        if configuration.unseenOnly, count == 0, hasMore { _ = try await loadMore() }
+        schedulePrefetch()
+    }
+
+    func performLoadMore(priority: HTTPPriority) async throws(RepositoryError) -> Int {
+        var added = 0
+        // Skipping pages of hidden posts is bounded so a fully-seen catalog ends quickly.
+        var pagesTried = 0
+        while added == 0, let key = nextKey, pagesTried < 50 {
+            let listGeneration = generation
+            try Self.checkCancellation(page: key)
+            if let prefetch = pagePrefetch, prefetch.key == key {
+                // Single flight across prefetch and load: the page lands in the cache once.
+                await prefetch.task.value
+                if pagePrefetch?.key == key { pagePrefetch = nil }
+            }
+            let page: Page
+            do {
+                page = try await repository.page(key, cachePolicy: .useCache, priority: priority)
+            } catch where error.code == .pageOutOfRange {
+                try Self.checkCancellation(page: key)
+                guard generation == listGeneration else { continue }
+                // Past the end (json-server answers an empty page there): the list is complete.
+                nextKey = nil
+                break
+            }
+            // Every caller left, or the list was replaced while the page loaded (a refresh
+            // or restore): this page belongs to no list now.
+            try Self.checkCancellation(page: key)
+            guard generation == listGeneration else { continue }
+            pagesTried += 1
+            nextKey = page.nextKey
+            if let total = page.totalCount { totalCount = total }
+            if page.isStale { isShowingStaleContent = true }
+            added += append(page)
+        }
+        evictIfNeeded()
+        schedulePrefetch()
+        return added
+    }
+
+    private static func checkCancellation(page: PageKey) throws(RepositoryError) {
+        if Task.isCancelled { throw cancelled(page: page) }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+import PostFeedHTTP
+
+/// Infinite scroll: pages are appended as the reader nears the end.
+///
+/// - ``loadMoreIfNeeded(visibleIndex:)`` loads the next page when the reader is within
+///   ``Configuration/prefetchThreshold`` items of the end (default 5).
+/// - **Single-flight**: concurrent calls join the one load in flight; a page is never
+///   fetched twice. A cancelled caller leaves at once; the load stops when all have left.
+/// - **Overlapping calls**: a page that arrives after ``refresh()`` or
+///   ``restore(_:hiddenPostIDs:)`` replaced the list is dropped, never appended to the new one.
+/// - **Dedup by post id**: a page that overlaps posts already loaded (items inserted
+///   upstream shift offsets) is trimmed of them, so the list has neither duplicates nor gaps.
+/// - **Window**: with ``Configuration/maximumResidentPages`` set, only that many pages keep
+///   their posts in memory; the others keep their key and ids and come back from the page
+///   cache when the reader scrolls back, so memory stays bounded however far one scrolls.
+/// - **Refresh** goes back to page 1 from the network; if it fails, the old content stays.
+///
+/// Indices are global: index 0 is the first post loaded, whatever the window holds.
+public actor InfiniteFeed {
+    public nonisolated let repository: any PostRepository
+    let images: ImagePipeline?
+    public nonisolated let configuration: Configuration
+    let logger: Logger
+
+    var segments: [Segment] = []
+    var knownIDs: Set<Int> = []
+    /// `nil` = end reached.
+    var nextKey: PageKey?
+    public internal(set) var totalCount: Int?
+    /// Posts shown in earlier runs, hidden when ``Configuration/unseenOnly`` is set.
+    public internal(set) var hiddenPostIDs = PostIDSet()
+    /// Times a page overlapped posts already loaded (offset drift upstream).
+    public internal(set) var driftEvents = 0
+    /// A page came from the cache because the network failed (pages read back from the
+    /// cache on purpose, when restoring or scrolling back, do not count).
+    public internal(set) var isShowingStaleContent = false
+    /// Why the background catalog load stopped, if it failed.
+    public internal(set) var backgroundError: RepositoryError?
+    var focusIndex = 0
+    /// The load in flight and the callers waiting for it.
+    var loadFlight: LoadFlight?
+    /// Bumped whenever the list is replaced (``refresh()``, ``restore(_:hiddenPostIDs:)``):
+    /// work that awaited across a replacement must not write into the new list.
+    var generation = 0
+    var backgroundTask: Task<Void, Never>?
+    /// The next page being warmed in the page cache, and its key.
+    var pagePrefetch: PagePrefetch?
+
+    public init(
+        repository: any PostRepository, images: ImagePipeline? = nil, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "postfeed.infinite")
+    ) {
+        self.repository = repository
+        self.images = images
+        self.configuration = configuration
+        self.logger = logger
+        self.nextKey = repository.firstPageKey
+    }
+
+    // MARK: Reading
+
+    /// Posts loaded so far (resident or not).
+    public var count: Int { segments.reduce(0) { $0 + $1.postIDs.count } }
+    public var hasMore: Bool { nextKey != nil }
+    public var isLoadingMore: Bool { loadFlight != nil }
+    public var isBackgroundLoading: Bool { backgroundTask != nil }
+    /// Every loaded post id, in order.
+    public var loadedPostIDs: [Int] { segments.flatMap(\.postIDs) }
+    /// Pages whose posts are in memory now.
+    public var residentPageCount: Int { segments.filter(\.isResident).count }
+
+    /// Resident posts, in order (all posts when there is no window).
+    public var posts: [Post] { segments.flatMap { $0.posts ?? [] } }
+
+    /// The post at global `index` if its page is resident.
+    public func post(at index: Int) -> Post? {
+        guard let (segment, offset) = locate(index), let posts = segments[segment].posts else { return nil }
+        let id = segments[segment].postIDs[offset]
+        return posts.first { $0.id == id }
+    }
+
+    /// The posts at global indices `range` (clamped), reloading dropped pages from the
+    /// page cache (the network only when the cache lost them).
+    public func posts(in range: Range<Int>) async throws(RepositoryError) -> [Post] {
+        focusIndex = max(0, range.lowerBound)
+        var result: [Post] = []
+        var index = max(0, range.lowerBound)
+        var listGeneration = generation
+        while index < min(range.upperBound, count), let (segment, _) = locate(index) {
+            try await makeResident(segment)
+            if generation != listGeneration {
+                // The list was replaced while a page loaded: read the range from the new one.
+                (result, index, listGeneration) = ([], max(0, range.lowerBound), generation)
+                continue
+            }
+            // Making a page resident may drop posts deleted upstream: locate again.
+            guard let (current, offset) = locate(index), current == segment, let posts = segments[segment].posts else {
+                continue
+            }
+            let end = min(posts.count, offset + (range.upperBound - index))
+            result += posts[offset..<end]
+            index += end - offset
+        }
+        evictIfNeeded()
+        return result
+    }
+
+    /// The 0-based position in the backend's list of the post at feed index `index`: the
+    /// same as `index` unless ``Configuration/unseenOnly`` hid posts before it. Numbers
+    /// shown to the reader are these positions plus one. `index` itself when not loaded.
+    public func listPosition(ofIndex index: Int) -> Int {
+        guard let (position, offset) = locate(index) else { return index }
+        let segment = segments[position]
+        let base = segments[..<position].reduce(0) { $0 + $1.listedPostIDs.count }
+        return base + (segment.listedPostIDs.firstIndex(of: segment.postIDs[offset]) ?? offset)
+    }
+
+    /// The global index of post `id`, if loaded.
+    public func index(ofPostID id: Int) -> Int? {
+        var base = 0
+        for segment in segments {
+            if let offset = segment.postIDs.firstIndex(of: id) { return base + offset }
+            base += segment.postIDs.count
+        }
+        return nil
+    }
+
+    func locate(_ index: Int) -> (segment: Int, offset: Int)? {
+        guard index >= 0 else { return nil }
+        var base = 0
+        for (position, segment) in segments.enumerated() {
+            if index < base + segment.postIDs.count { return (position, index - base) }
+            base += segment.postIDs.count
+        }
+        return nil
+    }
+}
