@@ -17,12 +17,15 @@ public struct BackendConfigurationError: Error, Sendable, Hashable, CustomString
     /// What is wrong and what is expected.
     public let message: String
 
+    /// An error in `field` of `file` (either `nil` when not known), saying `message`.
     public init(file: URL?, field: String?, message: String) {
         self.file = file
         self.field = field
         self.message = message
     }
 
+    /// One line: the file, the field and the message, joined by `: `, with the user info of
+    /// any URL removed.
     public var description: String {
         var parts: [String] = []
         if let file { parts.append(file.isFileURL ? file.path : file.absoluteString) }

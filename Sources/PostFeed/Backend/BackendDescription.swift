@@ -21,6 +21,7 @@ public struct BackendDescription: Sendable, Hashable {
     public var postsPath: String
     /// Path of one post, with `{id}`, e.g. `/api/posts/{id}`; `nil` when the backend has none.
     public var postPath: String?
+    /// How pages are addressed: page numbers, offsets, cursors or `Link` headers.
     public var pagination: PaginationStyle
     /// Where the items sit in a page body.
     public var items: ItemsLocation
@@ -37,6 +38,8 @@ public struct BackendDescription: Sendable, Hashable {
     /// fixture backend on a free port, a service behind changing hosts). `nil`: derived.
     public var fixedIdentity: String?
 
+    /// A description with every part given; its ``identity`` is derived (``fixedIdentity``
+    /// is `nil`).
     public init(
         name: String, baseURL: URL, postsPath: String, postPath: String?, pagination: PaginationStyle,
         items: ItemsLocation, total: TotalSource, endSignals: [EndSignal], fields: FieldMapping = FieldMapping(),

@@ -21,6 +21,8 @@ public struct FieldMapping: Sendable, Hashable {
     /// A number.
     public var popularity: [String]
 
+    /// Each part's field names, in the order they are tried; the defaults read PostFeed,
+    /// JSONPlaceholder and DummyJSON posts.
     public init(
         id: [String] = ["id"],
         title: [String] = ["title", "name"],

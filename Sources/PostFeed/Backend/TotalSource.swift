@@ -12,6 +12,7 @@ public struct TotalSource: Sendable, Hashable {
     /// A body field (dotted path) holding the total, e.g. `total`.
     public var bodyField: String?
 
+    /// Either source, both, or neither (the backend does not say).
     public init(header: String? = nil, bodyField: String? = nil) {
         self.header = header
         self.bodyField = bodyField

@@ -3,6 +3,8 @@ import Foundation
 /// `Codable` in the config-file format, every field written out, so an encoded
 /// description is also a valid config file and decodes to an equal description.
 extension BackendDescription: Codable {
+    /// Decodes a config-file object. A missing, unknown or mistyped field throws
+    /// `DecodingError.dataCorrupted`, its description the message a config file would get.
     public init(from decoder: any Decoder) throws {
         let json = try JSONValue(from: decoder)
         do {
@@ -13,6 +15,7 @@ extension BackendDescription: Codable {
         }
     }
 
+    /// Encodes the config-file object, every field written out.
     public func encode(to encoder: any Encoder) throws {
         try configurationJSON.encode(to: encoder)
     }
