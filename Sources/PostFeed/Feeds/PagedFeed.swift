@@ -15,18 +15,21 @@ import PostFeedHTTP
 /// print(await feed.currentPage, await feed.posts.count)
 /// ```
 public actor PagedFeed {
+    /// What the feed prefetches after each page it shows.
     public struct Configuration: Sendable {
         /// Prefetch the next page into the page cache after each load. Default on.
         public var prefetchNeighbour: Bool
         /// Prefetch the images of the current page at low priority. Default on.
         public var prefetchImages: Bool
 
+        /// Both prefetches are on unless turned off.
         public init(prefetchNeighbour: Bool = true, prefetchImages: Bool = true) {
             self.prefetchNeighbour = prefetchNeighbour
             self.prefetchImages = prefetchImages
         }
     }
 
+    /// Where pages come from, read through its page cache.
     public nonisolated let repository: any PostRepository
     private let images: ImagePipeline?
     private let configuration: Configuration
@@ -38,9 +41,12 @@ public actor PagedFeed {
     public private(set) var posts: [Post] = []
     /// Pages in all, when the backend said or the end was reached.
     public private(set) var totalPages: Int?
+    /// Posts in the whole list, when the backend said.
     public private(set) var totalCount: Int?
     /// The current page came from the cache after a network failure.
     public private(set) var isStale = false
+    /// A navigation is loading its page (the latest one, when calls overlap); ``posts`` still
+    /// shows the previous page.
     public private(set) var isLoading = false
     /// Keys learnt so far, by page number (page 1 is always known).
     private var keys: [Int: PageKey]
@@ -49,6 +55,7 @@ public actor PagedFeed {
     /// Counts navigations: only the latest one puts its page on screen.
     private var navigation = 0
 
+    /// A feed on no page yet (``currentPage`` 0); nothing is fetched until a navigation.
     public init(
         repository: any PostRepository, images: ImagePipeline? = nil, configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "postfeed.paged")
@@ -60,9 +67,11 @@ public actor PagedFeed {
         self.keys = [1: repository.firstPageKey]
     }
 
+    /// Whether a page follows the current one; `true` while the page count is unknown.
     public var hasNext: Bool { totalPages.map { currentPage < $0 } ?? true }
     /// The key of the page on screen (saved in list state).
     public var currentPageKey: PageKey? { currentPage >= 1 ? keys[currentPage] : nil }
+    /// Whether a page comes before the current one.
     public var hasPrevious: Bool { currentPage > 1 }
 
     // MARK: Navigation
@@ -93,16 +102,21 @@ public actor PagedFeed {
         return page
     }
 
+    /// Shows the page after the current one (page 1 before any load); past the last page,
+    /// `.pageOutOfRange` and the current page stays.
     @discardableResult
     public func next() async throws(RepositoryError) -> Page {
         try await goTo(page: PlaceConverter.saturatingAdd(max(currentPage, 0), 1))
     }
 
+    /// Shows the page before the current one; on page 1 (or before any load), `.pageOutOfRange`
+    /// and the current page stays.
     @discardableResult
     public func previous() async throws(RepositoryError) -> Page {
         try await goTo(page: currentPage - 1)
     }
 
+    /// Shows page 1.
     @discardableResult
     public func first() async throws(RepositoryError) -> Page {
         try await goTo(page: 1)

@@ -13,6 +13,7 @@ extension InfiniteFeed {
         }
     }
 
+    /// Stops the background catalog load; the pages it loaded stay.
     public func cancelBackgroundCatalogLoad() {
         backgroundTask?.cancel()
         backgroundTask = nil

@@ -1,9 +1,11 @@
 extension InfiniteFeed {
+    /// How the feed loads, orders, hides and keeps pages.
     public struct Configuration: Sendable {
         /// Load more when the visible index is this close to the end. Default 5.
         public var prefetchThreshold: Int
         /// Pages whose posts stay in memory; `nil` keeps all.
         public var maximumResidentPages: Int?
+        /// How the posts of each new page are ordered; posts already loaded never move.
         public var ordering: FeedOrdering
         /// Hide posts shown in an earlier run (``hiddenPostIDs``); this run's stay.
         public var unseenOnly: Bool
@@ -12,6 +14,7 @@ extension InfiniteFeed {
         /// Warm the page cache with the following page after each load. Default on.
         public var prefetchNextPage: Bool
 
+        /// Negative counts become 0, and a window of fewer than 1 page becomes 1.
         public init(
             prefetchThreshold: Int = 5, maximumResidentPages: Int? = nil, ordering: FeedOrdering = .backend,
             unseenOnly: Bool = false, imagePrefetchCount: Int = 10, prefetchNextPage: Bool = true

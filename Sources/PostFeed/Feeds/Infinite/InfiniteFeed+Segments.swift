@@ -4,6 +4,7 @@ import Logging
 extension InfiniteFeed {
     /// One loaded page: its key and post ids always, its posts while resident.
     public struct Segment: Sendable, Equatable {
+        /// The page's key, to read its posts again from the page cache.
         public var key: PageKey
         /// The ids of the posts the feed shows from this page, in the feed's order.
         public var postIDs: [Int]
@@ -13,6 +14,7 @@ extension InfiniteFeed {
         /// so post numbers stay the backend's positions.
         public var listedPostIDs: [Int]
         var posts: [Post]?
+        /// Whether the page's posts are in memory (see ``Configuration/maximumResidentPages``).
         public var isResident: Bool { posts != nil }
 
         /// A page whose posts are all shown, in the backend's order.

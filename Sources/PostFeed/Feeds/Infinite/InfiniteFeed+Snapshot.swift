@@ -1,20 +1,25 @@
 extension InfiniteFeed {
     /// What list state needs to put the feed back: pages, the next key, the total.
     public struct Snapshot: Sendable, Equatable {
+        /// The loaded pages in order, without their posts.
         public var segments: [Segment]
         /// `nil` at the end of the list.
         public var nextKey: PageKey?
+        /// Posts in the whole list, as the backend last said; `nil` when it never did.
         public var totalCount: Int?
 
+        /// Saved pages, for ``InfiniteFeed/restore(_:hiddenPostIDs:)``.
         public init(segments: [Segment], nextKey: PageKey?, totalCount: Int?) {
             self.segments = segments
             self.nextKey = nextKey
             self.totalCount = totalCount
         }
 
+        /// The ids of the posts the feed shows, in order.
         public var postIDs: [Int] { segments.flatMap(\.postIDs) }
     }
 
+    /// The loaded pages (keys and ids, no posts), the next key and the total, for list state.
     public func snapshot() -> Snapshot {
         Snapshot(
             segments: segments.map { Segment(key: $0.key, postIDs: $0.postIDs, listedPostIDs: $0.listedPostIDs) },

@@ -19,8 +19,10 @@ import PostFeedHTTP
 ///
 /// Indices are global: index 0 is the first post loaded, whatever the window holds.
 public actor InfiniteFeed {
+    /// Where pages come from, read through its page cache.
     public nonisolated let repository: any PostRepository
     let images: ImagePipeline?
+    /// How the feed loads, orders, hides and keeps pages; fixed at creation.
     public nonisolated let configuration: Configuration
     let logger: Logger
 
@@ -28,6 +30,7 @@ public actor InfiniteFeed {
     var knownIDs: Set<Int> = []
     /// `nil` = end reached.
     var nextKey: PageKey?
+    /// Posts in the whole list, as the backend last said; `nil` when it never did.
     public internal(set) var totalCount: Int?
     /// Posts shown in earlier runs, hidden when ``Configuration/unseenOnly`` is set.
     public internal(set) var hiddenPostIDs = PostIDSet()
@@ -48,6 +51,8 @@ public actor InfiniteFeed {
     /// The next page being warmed in the page cache, and its key.
     var pagePrefetch: PagePrefetch?
 
+    /// A feed at the start of `repository`'s list, nothing loaded yet. `images`, when given,
+    /// prefetches the images of the posts about to be shown.
     public init(
         repository: any PostRepository, images: ImagePipeline? = nil, configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "postfeed.infinite")
@@ -63,8 +68,11 @@ public actor InfiniteFeed {
 
     /// Posts loaded so far (resident or not).
     public var count: Int { segments.reduce(0) { $0 + $1.postIDs.count } }
+    /// Whether pages follow the last one loaded.
     public var hasMore: Bool { nextKey != nil }
+    /// Whether a load of the next page is in flight.
     public var isLoadingMore: Bool { loadFlight != nil }
+    /// Whether the background catalog load is running.
     public var isBackgroundLoading: Bool { backgroundTask != nil }
     /// Every loaded post id, in order.
     public var loadedPostIDs: [Int] { segments.flatMap(\.postIDs) }
