@@ -116,7 +116,7 @@ extension PageKey {
 // Why by hand: `decode([Int].self)` goes through the generic `Array: Decodable` path,
 // element by element with dynamic casts. With 10,000 loaded ids that took ~13 ms to
 // decode and ~5 ms to encode — most of a restore, which reads the state twice and writes
-// it once (`postfeed bench list`); 500 page keys took another ~3 ms. Reading the elements
+// it once (`postfeed-bench list`); 500 page keys took another ~3 ms. Reading the elements
 // from an unkeyed container with a concrete type (the `Int` overload) does the same in a
 // fifth of the time, writes the same bytes and fails with the same errors.
 extension KeyedDecodingContainer {

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Why: a warm `postfeed list` loads its state to resume and again when it saves (to keep
 /// the seen ids of the file it replaces). With 10,000 loaded ids the second decode was
-/// ~3 ms of CPU, a tenth of the restore's work beyond process start-up (`postfeed bench
+/// ~3 ms of CPU, a tenth of the restore's work beyond process start-up (`postfeed-bench
 /// list`).
 final class StateLoadMemo: Sendable {
     private struct Entry {

@@ -15,7 +15,7 @@
 /// Why `@usableFromInline`/`@inlinable`: ``MemoryCache`` is generic and used from other
 /// modules. Without inlinable bodies every hit ran unspecialized — generic metadata
 /// lookups and value-witness copies on each relink — and cost 4–8× a `Dictionary` under
-/// a `Mutex` (`postfeed bench cache`). Inlinable, the caller's module specializes it for
+/// a `Mutex` (`postfeed-bench cache`). Inlinable, the caller's module specializes it for
 /// its key and value types.
 @usableFromInline
 struct LRUStorage<Key: Hashable, Value> {

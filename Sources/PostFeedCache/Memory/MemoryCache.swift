@@ -13,7 +13,7 @@ import Synchronization
 /// - An entry stored with a `ttl` is treated as absent once the injected clock has moved
 ///   past it; it is removed on that read and counted as a miss and an expiration.
 /// - Every operation is O(1) and takes one `Mutex`. A hit costs one hash lookup and one
-///   relink (`postfeed bench cache` compares it with `NSCache` and a locked `Dictionary`).
+///   relink (`postfeed-bench cache` compares it with `NSCache` and a locked `Dictionary`).
 ///
 /// ```swift
 /// let images = MemoryCache<URL, Data>()              // 100 entries or the byte limit

@@ -8,7 +8,7 @@ import Foundation
 /// and CRC-32C detects all of those an entry can suffer: every burst of up to 32 bits,
 /// every odd number of flipped bits, and the rest with probability 1 − 2⁻³². With the
 /// CPU's CRC32 instruction it runs several times faster than SHA-256 even with the SHA
-/// extensions, whose cost was a quarter of a warm image replay's CPU (`postfeed bench cache`).
+/// extensions, whose cost was a quarter of a warm image replay's CPU (`postfeed-bench cache`).
 struct CRC32C {
     private(set) var value: UInt32 = 0
 

@@ -29,7 +29,7 @@ struct CacheLayout: Sendable {
     ///
     /// Spelled out with a digit table: every read computes it twice (the path, then the
     /// key check), and 32 `String(radix:)` joined were 6 % of a warm image replay's CPU
-    /// (`postfeed bench cache`).
+    /// (`postfeed-bench cache`).
     static func name(forKey key: String) -> String {
         let digest = SHA256.hash(data: Data(key.utf8))
         return String(unsafeUninitializedCapacity: SHA256.byteCount * 2) { buffer in
