@@ -172,11 +172,12 @@ public final class FeedClient: Sendable {
 
     /// Removes the fallback cache folder: what was cached there was for this run only. A
     /// prefetch whose answer arrived just before the engine stopped may still be writing
-    /// there; every cache write goes through ``DiskWriteQueue``, so drain it first, and try
-    /// again after a straggler that reached the queue late.
+    /// there; every cache write goes through its cache's write queue, so flush both first,
+    /// and try again after a straggler that reached a queue late.
     private func remove(_ folder: URL) async {
         for attempt in 1...3 {
-            await DiskWriteQueue.drain()
+            await imageCache.flush()
+            await pageCache.flush()
             do {
                 try FileManager.default.removeItem(at: folder)
                 return

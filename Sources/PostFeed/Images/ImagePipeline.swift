@@ -255,11 +255,12 @@ public actor ImagePipeline {
     }
 
     /// Off the actor (memory hits must not queue behind a write that syncs to disk), on the
-    /// ``DiskWriteQueue``, off the cooperative pool.
+    /// disk cache's write queue (``DataCaching/performWrite(_:)``), off the cooperative pool.
     private nonisolated func storeOnDisk(
         key: String, url: URL, fetched: FetchedBody, data: Data, info: ImageInfo, freshness: HTTPFreshness, now: Date
     ) async {
-        await DiskWriteQueue.run { [self] in
+        guard let disk else { return }
+        await disk.performWrite { [self] in
             storeOnDiskNow(key: key, url: url, fetched: fetched, data: data, info: info, freshness: freshness, now: now)
         }
     }
@@ -267,7 +268,7 @@ public actor ImagePipeline {
     /// After a `304`: the entry's new expiry and validators, written like a store.
     private nonisolated func refreshOnDisk(key: String, freshness: HTTPFreshness, now: Date) async {
         guard let disk else { return }
-        await DiskWriteQueue.run {
+        await disk.performWrite {
             try? disk.updateMetadata(forKey: key) { metadata in
                 metadata.expiresAt = freshness.expiresAt ?? metadata.expiresAt.map { _ in now.addingTimeInterval(Self.defaultLifetime) }
                 if let etag = freshness.etag { metadata.etag = etag }

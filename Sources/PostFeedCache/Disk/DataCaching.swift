@@ -13,6 +13,18 @@ import Foundation
 ///   valid entries or reads them half-written.
 /// - **Degrades, never crashes**: when the disk refuses writes, reads keep working and
 ///   writes fail with a ``DiskCacheError`` (see ``DiskCache`` for exactly how).
+/// - **Owns its write queue**: the synchronous writes below block until the bytes are on
+///   disk. Async code submits them through ``performWrite(_:)``, which runs them on the
+///   cache's own serial queue, never on Swift's cooperative thread pool, in the order
+///   submitted; ``flush()`` returns once every write submitted before it has finished.
+///   ``CacheWriteQueue`` is such a queue.
+///
+/// ```swift
+/// // From async code: one job, off the pool; the caller awaits its end.
+/// try await cache.performWrite { try cache.store(bytes, metadata: metadata, forKey: key) }
+/// // Before deleting the cache's folder:
+/// await cache.flush()
+/// ```
 public protocol DataCaching: Sendable {
     /// The entry for `key`, or `nil` when there is none or it was corrupt (then it is
     /// removed). Expired entries are returned too: check ``DiskCacheEntry/isExpired(at:)``.
@@ -37,6 +49,15 @@ public protocol DataCaching: Sendable {
 
     /// Removes every entry.
     func removeAll() throws
+
+    /// Runs `write` — any number of the synchronous calls above, as one job — on the
+    /// cache's own serial write queue, after every write submitted before it, and returns
+    /// its result once it has finished. Never runs `write` on the cooperative thread pool.
+    func performWrite<T: Sendable, E: Error>(_ write: @escaping @Sendable () throws(E) -> T) async throws(E) -> T
+
+    /// Returns when every write submitted through ``performWrite(_:)`` before the call has
+    /// finished, e.g. before the cache's folder is deleted.
+    func flush() async
 
     /// The file holding `key`'s entry, for callers that show or hand on a path; `nil` when
     /// there is none or the cache does not keep entries as files. Defaults to `nil`.

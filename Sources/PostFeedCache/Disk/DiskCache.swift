@@ -29,6 +29,10 @@ import Synchronization
 /// the file's mtime, set on write and refreshed by reads (at most once per
 /// ``Configuration/accessTimeResolution``).
 ///
+/// **Async callers** submit writes through ``performWrite(_:)``: each cache owns a serial
+/// ``writeQueue``, so writes, which `fsync`, never block Swift's cooperative thread pool;
+/// ``flush()`` waits for those submitted before it.
+///
 /// **Processes.** Renames, unlinks and trims hold an exclusive `flock` on `.lock`;
 /// reads take no lock at all, so sweeps never block readers.
 ///
@@ -49,6 +53,8 @@ public final class DiskCache: DataCaching {
     public let directory: URL
     /// Limits, ages and the clock.
     public let configuration: Configuration
+    /// This cache's own serial queue for ``performWrite(_:)``, off the cooperative pool.
+    public let writeQueue: CacheWriteQueue
 
     let layout: CacheLayout
     let lock: CacheLock
@@ -82,6 +88,7 @@ public final class DiskCache: DataCaching {
         }
         self.directory = directory
         self.configuration = configuration
+        writeQueue = CacheWriteQueue(label: "postfeed.disk-writes \(directory.lastPathComponent)")
         layout = CacheLayout(directory: directory)
         lock = CacheLock(path: layout.lockPath)
         do throws(SystemCallError) {

@@ -40,7 +40,9 @@ struct ImagePipelineInjectionTests {
     /// Entries in a dictionary: a cache for a service that keeps nothing on disk.
     final class DictionaryCache: DataCaching {
         private let entries = Mutex<[String: DiskCacheEntry]>([:])
-        /// For each store, whether it ran on the disk-write queue.
+        /// Its own write queue, as the `DataCaching` contract asks.
+        let writeQueue = CacheWriteQueue(label: "dictionary-cache.writes")
+        /// For each store, whether it ran on this cache's write queue.
         let storesOnWriteQueue = Mutex<[Bool]>([])
 
         var count: Int { entries.withLock { $0.count } }
@@ -48,7 +50,7 @@ struct ImagePipelineInjectionTests {
         func entry(forKey key: String) -> DiskCacheEntry? { entries.withLock { $0[key] } }
 
         func store(_ data: Data, metadata: CacheEntryMetadata, forKey key: String) throws {
-            storesOnWriteQueue.withLock { $0.append(DiskWriteQueue.isCurrent) }
+            storesOnWriteQueue.withLock { $0.append(writeQueue.isCurrent) }
             entries.withLock { $0[key] = DiskCacheEntry(data: data, metadata: metadata) }
         }
 
@@ -68,6 +70,12 @@ struct ImagePipelineInjectionTests {
         func removeEntry(forKey key: String) { entries.withLock { _ = $0.removeValue(forKey: key) } }
 
         func removeAll() throws { entries.withLock { $0.removeAll() } }
+
+        func performWrite<T: Sendable, E: Error>(_ write: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+            try await writeQueue.run(write)
+        }
+
+        func flush() async { await writeQueue.flush() }
     }
 
     @Test("Downloads go through the injected loader into the injected cache; a new pipeline hits that cache")
@@ -88,7 +96,7 @@ struct ImagePipelineInjectionTests {
                 #expect(first.source == .network)
                 #expect(loader.downloads.withLock { $0 } == 1)
                 #expect(cache.entry(forKey: first.cacheKey)?.data == first.data)
-                // The write ran on the disk-write queue, off Swift's cooperative pool.
+                // The write ran on the cache's own write queue, off Swift's cooperative pool.
                 #expect(cache.storesOnWriteQueue.withLock { $0 } == [true])
                 #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
                 #expect(await pipeline.cachedFileURL(for: url) == nil, "this cache keeps no files")
@@ -103,7 +111,7 @@ struct ImagePipelineInjectionTests {
         }
     }
 
-    @Test("The repository's page writes run on the disk-write queue too")
+    @Test("The repository's page writes run on the cache's write queue too")
     func pageWritesLeaveThePool() async throws {
         try await RunningFixtureServer.withRunning { server in
             try await HTTPClient.withHTTPClient(configuration: .init(retryPolicy: .never)) { client in

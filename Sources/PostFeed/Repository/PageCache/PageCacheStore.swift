@@ -89,11 +89,12 @@ final class PageCacheStore: Sendable {
 
     /// Stores a `2xx` response under `key` unless it says `no-store`. Keeps `keptHeaders`
     /// (all their values, joined by `, `) and `attributes`. A cache that refuses the write
-    /// costs only the caching: the error is not passed on. Runs on the ``DiskWriteQueue``.
+    /// costs only the caching: the error is not passed on. Runs on the cache's write queue
+    /// (``DataCaching/performWrite(_:)``), entry and index as one job.
     func store(
         _ response: HTTPResponse, forKey key: String, keptHeaders: [String], attributes: [String: String], now: Date
     ) async {
-        await DiskWriteQueue.run { [self] in
+        await cache.performWrite { [self] in
             storeNow(response, forKey: key, keptHeaders: keptHeaders, attributes: attributes, now: now)
         }
     }
@@ -121,11 +122,11 @@ final class PageCacheStore: Sendable {
     }
 
     /// After a `304`: a new expiry from the `304`'s own headers, and its validators when it
-    /// sent new ones. Runs on the ``DiskWriteQueue``.
+    /// sent new ones. Runs on the cache's write queue.
     func refresh(forKey key: String, with headers: HTTPHeaders, now: Date) async {
         let freshness = CacheFreshness.of(headers, now: now)
         let cache = cache
-        await DiskWriteQueue.run {
+        await cache.performWrite {
             try? cache.updateMetadata(forKey: key) { metadata in
                 switch freshness {
                 case .expires(let date): metadata.expiresAt = date
