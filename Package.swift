@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PostFeed", targets: ["PostFeed"]),
+        .library(name: "PostFeedModels", targets: ["PostFeedModels"]),
         .library(name: "PostFeedHTTP", targets: ["PostFeedHTTP"]),
         .library(name: "PostFeedCache", targets: ["PostFeedCache"]),
         .library(name: "PostFeedServer", targets: ["PostFeedServer"]),
@@ -51,9 +52,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What client and server both speak: posts, pages, page keys, response bodies, and
+        // one ordered JSON value with its parser. Foundation only.
+        .target(name: "PostFeedModels", swiftSettings: swiftSettings),
         .target(
             name: "PostFeed",
             dependencies: [
+                "PostFeedModels",
                 "PostFeedHTTP",
                 "PostFeedCache",
                 .product(name: "Logging", package: "swift-log"),
@@ -63,10 +68,9 @@ let package = Package(
         .target(
             name: "PostFeedServer",
             dependencies: [
-                "PostFeed",
+                "PostFeedModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -93,6 +97,11 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(
+            name: "PostFeedModelsTests",
+            dependencies: ["PostFeedModels", "PostFeedServer"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PostFeedHTTPTests",
             dependencies: ["PostFeedHTTP", "PostFeedServer"],
             swiftSettings: swiftSettings
@@ -111,6 +120,7 @@ let package = Package(
             name: "PostFeedServerTests",
             dependencies: [
                 "PostFeedServer",
+                "PostFeedModels",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

@@ -1,5 +1,5 @@
 import Foundation
-import PostFeed
+import PostFeedModels
 import PostFeedServer
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedModels
 
 /// A list of items from another backend's dataset, kept exactly as written on disk.
 struct PeerDataset: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import PostFeed
+import PostFeedModels
 
 /// The posts of `Fixtures/posts.json`, in file order, with an index by id.
 struct PostCatalog: Sendable {

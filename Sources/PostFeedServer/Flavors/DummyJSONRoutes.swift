@@ -1,4 +1,5 @@
 import Hummingbird
+import PostFeedModels
 
 /// DummyJSON (`src/middleware/clean-request.js`, `src/controllers/post.js`):
 ///

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import PostFeedModels
 
 /// Responses shaped like an Express app's (json-server 0.17, DummyJSON): JSON bodies with a
 /// weak `ETag` and `304` on a matching `If-None-Match`, as Express's `res.send` does.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PostFeedModels
 import Synchronization
 
 /// json-server 0.17 (`lib/server/router/plural.js`), as JSONPlaceholder runs it:

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import PostFeedModels
 
 /// json-server 1.x (`src/app.ts`, `src/service.ts`, `src/paginate.ts`):
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import PostFeed
+import PostFeedModels
 
 /// An error answer in PostFeed's API: the status and an ``APIErrorBody``
 /// (`{"error":{"status":404,"message":"…"}}`), never cached.

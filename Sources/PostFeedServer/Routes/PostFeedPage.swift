@@ -1,4 +1,4 @@
-import PostFeed
+import PostFeedModels
 
 /// One page of PostFeed's list, computed from a validated query: the body and what the
 /// `Link` header needs.

@@ -1,7 +1,7 @@
 import Hummingbird
-import Synchronization
 import NIOCore
-import PostFeed
+import PostFeedModels
+import Synchronization
 
 /// PostFeed's own API over `Fixtures/` (DESIGN.md, "The backend API"):
 /// `GET /api/posts?page=&limit=`, `GET /api/posts?cursor=&limit=`, `GET /api/posts/{id}`.

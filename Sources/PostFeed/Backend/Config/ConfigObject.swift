@@ -14,7 +14,8 @@ struct ConfigObject {
                 file: file, field: path.isEmpty ? nil : path,
                 message: "expected an object, got \(value.typeDescription)")
         }
-        self.members = members
+        // A repeated key keeps its last value, as in any JSON reader.
+        self.members = Dictionary(members, uniquingKeysWith: { _, last in last })
         self.path = path
         self.file = file
     }
@@ -53,11 +54,11 @@ struct ConfigObject {
 
     func integer(_ key: String) throws(BackendConfigurationError) -> Int? {
         guard let value = members[key], !value.isNull else { return nil }
-        switch value {
-        case .integer(let number): return number
-        case .double(let number) where number.rounded() == number && abs(number) < 1e9: return Int(number)
-        default: throw error(key, "expected a whole number, got \(value.typeDescription)")
+        if case .number(let literal) = value {
+            if let number = Int(literal) { return number }
+            if let number = Double(literal), number.rounded() == number, abs(number) < 1e9 { return Int(number) }
         }
+        throw error(key, "expected a whole number, got \(value.typeDescription)")
     }
 
     /// A string or an array of non-empty strings (at least one).

@@ -130,7 +130,7 @@ struct PageDecoder: Sendable {
         case (.cursor(_, _, let field), _):
             switch json.value(atPath: field) {
             case .string(let cursor)? where !cursor.isEmpty: return .cursor(cursor)
-            case .integer(let cursor)?: return .cursor(String(cursor))
+            case .number?: return json.value(atPath: field)?.integerValue.map { .cursor(String($0)) }
             default: return nil
             }
         case (_, .cursor), (_, .link):

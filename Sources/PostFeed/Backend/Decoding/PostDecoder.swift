@@ -85,7 +85,7 @@ struct PostDecoder: Sendable {
     private static func author(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text): return text.trimmingCharacters(in: .whitespaces)
-        case .integer(let number): return "user \(number)"
+        case .number: return value.integerValue.map { "user \($0)" }
         case .object:
             for key in ["name", "username", "login"] {
                 if case .string(let name)? = value[key], !name.isEmpty { return name }
@@ -104,7 +104,7 @@ struct PostDecoder: Sendable {
     private static func date(_ value: JSONValue) -> Date? {
         switch value {
         case .string(let text): return Post.parseDate(text.trimmingCharacters(in: .whitespaces))
-        case .integer, .double:
+        case .number:
             guard let seconds = value.doubleValue else { return nil }
             return Date(timeIntervalSince1970: seconds > 100_000_000_000 ? seconds / 1000 : seconds)
         default: return nil

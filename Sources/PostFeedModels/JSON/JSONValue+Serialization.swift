@@ -1,7 +1,7 @@
 extension JSONValue {
     /// The value as JSON text: compact, or indented by two spaces like Express's
     /// `json spaces: 2` (what json-server sends).
-    func serialized(pretty: Bool = false) -> String {
+    public func serialized(pretty: Bool = false) -> String {
         var output = ""
         write(to: &output, pretty: pretty, indent: 0)
         return output

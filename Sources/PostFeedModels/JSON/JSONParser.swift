@@ -1,23 +1,30 @@
 import Foundation
 
 /// Why a body is not JSON: what was found, and where (line and column, 1-based).
-package struct JSONParseError: Error, CustomStringConvertible, Equatable {
-    package let message: String
-    package let line: Int
-    package let column: Int
+public struct JSONParseError: Error, CustomStringConvertible, Equatable {
+    /// What was found and what was expected.
+    public let message: String
+    /// 1-based line of the problem.
+    public let line: Int
+    /// 1-based column (byte) of the problem.
+    public let column: Int
 
-    package var description: String { "\(message) at line \(line), column \(column)" }
+    /// `<message> at line L, column C`.
+    public var description: String { "\(message) at line \(line), column \(column)" }
 }
 
-/// A JSON tree ``JSONParser`` can build: PostFeed's ``JSONValue``, and the fixture server's
-/// order-preserving one (which sends datasets back as they are on disk).
-package protocol JSONTreeValue {
+/// A JSON tree ``JSONParser`` can build, such as ``JSONValue``.
+public protocol JSONTreeValue {
+    /// `null`.
     static func jsonNull() -> Self
+    /// `true` or `false`.
     static func jsonBool(_ value: Bool) -> Self
     /// A number, given as its literal (already checked against the grammar); `integral`
     /// when it has no fraction and no exponent. `nil` when the value cannot be held.
     static func jsonNumber(literal: String, integral: Bool) -> Self?
+    /// A string, unescaped.
     static func jsonString(_ value: String) -> Self
+    /// An array's elements, in order.
     static func jsonArray(_ elements: [Self]) -> Self
     /// Members in document order; a key may repeat.
     static func jsonObject(_ members: [(key: String, value: Self)]) -> Self
@@ -33,14 +40,16 @@ package protocol JSONTreeValue {
 /// Strings must be valid UTF-8 and may not hold raw control characters; a leading UTF-8
 /// byte order mark is skipped; nesting is limited to 512 levels. Errors say what was
 /// found and where.
-package struct JSONParser<Value: JSONTreeValue> {
+public struct JSONParser<Value: JSONTreeValue> {
     static var maximumDepth: Int { 512 }
 
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
     private var depth = 0
 
-    package static func parse(_ bytes: some ContiguousBytes) throws(JSONParseError) -> Value {
+    /// Parses one JSON document (RFC 8259) from `bytes`.
+    /// - Throws: ``JSONParseError`` naming what is wrong and where.
+    public static func parse(_ bytes: some ContiguousBytes) throws(JSONParseError) -> Value {
         let result = bytes.withUnsafeBytes { buffer -> Result<Value, JSONParseError> in
             var parser = JSONParser(bytes: buffer)
             return Result { () throws(JSONParseError) -> Value in try parser.parseDocument() }
@@ -317,26 +326,5 @@ package struct JSONParser<Value: JSONTreeValue> {
             lineStart = offset + 1
         }
         return JSONParseError(message: message, line: line, column: position - lineStart + 1)
-    }
-}
-
-extension JSONValue: JSONTreeValue {
-    static func jsonNull() -> JSONValue { .null }
-    static func jsonBool(_ value: Bool) -> JSONValue { .bool(value) }
-    static func jsonString(_ value: String) -> JSONValue { .string(value) }
-    static func jsonArray(_ elements: [JSONValue]) -> JSONValue { .array(elements) }
-
-    /// A repeated key keeps its last value.
-    static func jsonObject(_ members: [(key: String, value: JSONValue)]) -> JSONValue {
-        .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
-    }
-
-    /// Whole values that fit in `Int` are `.integer` (`3`, also `3.0` and `3e0` below 2^53,
-    /// as `JSONDecoder` read them), the others `.double`; infinite ones are refused.
-    static func jsonNumber(literal: String, integral: Bool) -> JSONValue? {
-        if integral, let value = Int(literal) { return .integer(value) }
-        guard let value = Double(literal), value.isFinite else { return nil }
-        if value.rounded(.towardZero) == value, abs(value) < 9_007_199_254_740_992 { return .integer(Int(value)) }
-        return .double(value)
     }
 }

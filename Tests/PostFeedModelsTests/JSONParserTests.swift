@@ -1,5 +1,5 @@
 import Foundation
-@testable import PostFeed
+import PostFeedModels
 import PostFeedServer
 import Testing
 
