@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import PostFeedCache
 
 /// A failed system call: which step, on which path, and its `errno`.
 struct SystemCallFailure: Error {
@@ -29,10 +30,24 @@ struct SystemCallFailure: Error {
     }
 }
 
-/// The POSIX file operations list state needs, spelled out so each step is checked:
-/// atomic replace (temporary file in the same folder, write, `fsync`, `rename`), reads with
-/// a size limit, an advisory lock shared by every process using the folder, moving a file
-/// aside under a name that is not taken.
+extension SystemCallFailure {
+    /// The failure of one of ``AtomicFile``'s calls; `steps` renames its operation as
+    /// the messages name it (e.g. `fsync` → "sync").
+    init(_ error: SystemCallError, steps: [String: String]) {
+        self.init(step: steps[error.operation] ?? error.operation, path: error.path, errno: error.errno)
+    }
+
+    /// The steps of ``StateFileSystem/writeAtomically(_:to:)``, as save errors say them.
+    static let writeSteps = ["open": "create a temporary file", "fsync": "sync", "rename": "rename into place"]
+    /// The steps of ``StateFileSystem/read(_:maximumBytes:)``.
+    static let readSteps = ["fstat": "inspect"]
+}
+
+/// The file operations list state needs, over PostFeedCache's ``AtomicFile`` and
+/// ``LockFile`` (the primitive the disk cache uses too): atomic replace (temporary file in
+/// the same folder, write, `fsync`, `rename`, folder `fsync`), reads with a size limit,
+/// an advisory lock shared by every process using the folder, moving a file aside under a
+/// name that is not taken.
 enum StateFileSystem {
     /// The lock file in the State folder; its contents are never read.
     static let lockFileName = ".state.lock"
@@ -52,36 +67,15 @@ enum StateFileSystem {
     /// The whole file, unless it is missing, larger than `maximumBytes`, or unreadable
     /// (a folder counts as unreadable).
     static func read(_ url: URL, maximumBytes: Int) -> ReadOutcome {
-        let path = url.path
-        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else {
-            // No file, or no State folder (a file in its place): nothing was saved.
-            return errno == ENOENT || errno == ENOTDIR
-                ? .missing : .failed(SystemCallFailure(step: "open", path: path, errno: errno))
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            return .failed(SystemCallFailure(step: "inspect", path: path, errno: errno))
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            let code = (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL
-            return .failed(SystemCallFailure(step: "read", path: path, errno: code))
-        }
-        let size = Int(info.st_size)
-        guard size <= maximumBytes else { return .tooLarge(size) }
-
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { bytes in
-                retryingOnInterrupt { posixRead(descriptor, bytes.baseAddress, bytes.count) }
+        do throws(SystemCallError) {
+            switch try AtomicFile(path: url.path).read(maximumBytes: maximumBytes) {
+            case .data(let data): return .data(data)
+            case .tooLarge(let size): return .tooLarge(size)
             }
-            if count < 0 { return .failed(SystemCallFailure(step: "read", path: path, errno: errno)) }
-            if count == 0 { return .data(data) }
-            data.append(contentsOf: buffer[0..<count])
-            // The file may have grown since `fstat`.
-            if data.count > maximumBytes { return .tooLarge(data.count) }
+        } catch {
+            // No file, or no State folder (a file in its place): nothing was saved.
+            if error.operation == "open", error.errno == ENOENT || error.errno == ENOTDIR { return .missing }
+            return .failed(SystemCallFailure(error, steps: SystemCallFailure.readSteps))
         }
     }
 
@@ -91,44 +85,14 @@ enum StateFileSystem {
     /// mix: writes a temporary file in the same folder, syncs it, renames it into place,
     /// then syncs the folder. The temporary file is removed on failure.
     static func writeAtomically(_ data: Data, to url: URL) throws(SystemCallFailure) {
-        let folder = url.deletingLastPathComponent().path
         let temporaryName = temporaryPrefix(for: url.lastPathComponent)
             + "\(getpid())-\(UUID().uuidString.prefix(8))"
-        let temporaryPath = (folder as NSString).appendingPathComponent(temporaryName)
-
-        let descriptor = retryingOnInterrupt {
-            open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(0o644))
+        let temporaryPath = url.deletingLastPathComponent().appendingPathComponent(temporaryName).path
+        do throws(SystemCallError) {
+            try AtomicFile(path: url.path).write(data, temporaryPath: temporaryPath)
+        } catch {
+            throw SystemCallFailure(error, steps: SystemCallFailure.writeSteps)
         }
-        guard descriptor >= 0 else {
-            throw SystemCallFailure(step: "create a temporary file", path: temporaryPath, errno: errno)
-        }
-        var failure: SystemCallFailure?
-        let written = data.withUnsafeBytes { bytes -> Int32 in
-            guard let base = bytes.baseAddress else { return 0 }
-            var offset = 0
-            while offset < bytes.count {
-                let count = retryingOnInterrupt { posixWrite(descriptor, base + offset, bytes.count - offset) }
-                if count < 0 { return errno }
-                offset += count
-            }
-            return 0
-        }
-        if written != 0 {
-            failure = SystemCallFailure(step: "write", path: temporaryPath, errno: written)
-        } else if fsync(descriptor) != 0 {
-            failure = SystemCallFailure(step: "sync", path: temporaryPath, errno: errno)
-        }
-        if close(descriptor) != 0, failure == nil {
-            failure = SystemCallFailure(step: "close", path: temporaryPath, errno: errno)
-        }
-        if failure == nil, rename(temporaryPath, url.path) != 0 {
-            failure = SystemCallFailure(step: "rename into place", path: url.path, errno: errno)
-        }
-        if let failure {
-            unlink(temporaryPath)
-            throw failure
-        }
-        syncFolder(folder)
     }
 
     /// Creates `url` and its missing parents; an existing folder is fine.
@@ -193,15 +157,7 @@ enum StateFileSystem {
     /// the lock file cannot be opened (a read-only or missing folder) `body` runs anyway,
     /// still safe because every write is an atomic rename.
     static func withExclusiveLock<T, E: Error>(in folder: URL, _ body: () throws(E) -> T) throws(E) -> T {
-        let path = folder.appendingPathComponent(lockFileName).path
-        var descriptor = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(0o644)) }
-        if descriptor < 0 {
-            descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
-        }
-        guard descriptor >= 0 else { return try body() }
-        defer { close(descriptor) }  // closing releases the lock
-        _ = retryingOnInterrupt { flock(descriptor, LOCK_EX) }
-        return try body()
+        try LockFile(path: folder.appendingPathComponent(lockFileName).path).withExclusiveLockIfAvailable(body)
     }
 
     // MARK: Helpers
@@ -216,28 +172,4 @@ enum StateFileSystem {
             Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
             Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
-
-    private static func syncFolder(_ path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        // Some file systems refuse to sync a folder; the rename is done either way.
-        _ = fsync(descriptor)
-        close(descriptor)
-    }
-
-    private static func retryingOnInterrupt<R: BinaryInteger>(_ call: () -> R) -> R {
-        while true {
-            let result = call()
-            if result >= 0 || errno != EINTR { return result }
-        }
-    }
-}
-
-// Inside `StateFileSystem`, `read` names its own static method, which hides the C call.
-private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
-
-private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

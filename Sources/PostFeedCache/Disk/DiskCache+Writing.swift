@@ -181,21 +181,21 @@ extension DiskCache {
         _ = try commit(sourcePath, name: name, size: size, key: key, replacing: nil)
     }
 
-    /// Writes a new temporary file beside the entry with `fill`, stamps its last use,
-    /// syncs it and commits it. Returns `false` when `replacing` no longer matches.
+    /// Writes a new temporary file beside the entry with `fill` (``AtomicFile``'s first
+    /// half), stamps its last use, syncs it and commits it. Returns `false` when `replacing` no longer matches.
     private func writeAndCommit(
         name: String, key: String, size: Int, replacing expected: FileIdentity?,
         fill: (SystemFile) throws(SystemCallError) -> Void
     ) throws -> Bool {
         let temporaryPath = layout.temporaryPath(forName: name)
+        let now = configuration.now()
         do throws(SystemCallError) {
             try FileSystem.makeDirectory(layout.folder(forName: name))
-            let file = try SystemFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL)
-            try fill(file)
-            try file.setModificationTime(configuration.now())
-            try file.synchronize()
+            try AtomicFile.writeSynced(at: temporaryPath) { file throws(SystemCallError) in
+                try fill(file)
+                try file.setModificationTime(now)
+            }
         } catch {
-            FileSystem.remove(temporaryPath)
             throw DiskCacheError(error, key: key, path: layout.entryPath(forName: name))
         }
         do {

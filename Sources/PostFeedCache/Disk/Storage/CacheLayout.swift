@@ -59,8 +59,7 @@ struct CacheLayout: Sendable {
 
     /// A fresh temporary name next to the entry, unique across processes and threads.
     func temporaryPath(forName name: String) -> String {
-        folder(forName: name) + "/." + name + "." + String(getpid()) + "."
-            + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+        AtomicFile(path: entryPath(forName: name)).temporaryPath()
     }
 
     /// `3f`, a fan-out folder name.

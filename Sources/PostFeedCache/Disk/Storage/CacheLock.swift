@@ -58,7 +58,8 @@ enum LockFileRecord {
     }
 }
 
-/// Cross-process mutual exclusion for a cache directory: `flock(LOCK_EX)` on `.lock`.
+/// Cross-process mutual exclusion for a cache directory: a ``LockFile`` on `.lock`, which
+/// also holds the size ledger.
 ///
 /// Who takes it: every rename of an entry into place, every unlink of an entry, and
 /// trims. Who does not: readers (a rename is atomic, so a reader sees the old file or the
@@ -66,13 +67,12 @@ enum LockFileRecord {
 /// Holding it across "is this still the file I looked at?" and the unlink/rename that
 /// follows is what keeps one process from deleting the fresh entry another just renamed
 /// into place.
-///
-/// Each acquisition opens its own descriptor: `flock` locks belong to an open file
-/// description, so threads of one process exclude each other exactly as processes do.
-/// The kernel drops the lock when the descriptor closes, including when the holder is
-/// killed — a crashed process never leaves the cache locked.
 struct CacheLock: Sendable {
-    let path: String
+    let lockFile: LockFile
+
+    init(path: String) {
+        lockFile = LockFile(path: path)
+    }
 
     /// Runs `body` holding the lock, with the ledger read from the lock file (`nil` when
     /// missing or unreadable). Changes `body` makes to the ledger are written back, also
@@ -91,11 +91,12 @@ struct CacheLock: Sendable {
     }
 
     /// Runs `body` with the lock file open and locked; the lock drops when it returns.
+    ///
+    /// - Throws: ``DiskCacheError`` when the lock cannot be taken; what `body` throws.
     func withLockedFile<T>(_ body: (SystemFile) throws -> T) throws -> T {
         let file: SystemFile
         do throws(SystemCallError) {
-            file = try SystemFile.open(path, flags: O_RDWR | O_CREAT)
-            try file.lockExclusively()
+            file = try lockFile.acquire()
         } catch {
             throw DiskCacheError(error)
         }

@@ -55,7 +55,7 @@ extension CacheLock {
 
     /// The lifetime counters as last persisted (read without the lock: a snapshot for reports).
     func readLifetimeCounters() -> LifetimeCounters {
-        guard let file = try? SystemFile.open(path, flags: O_RDONLY),
+        guard let file = try? SystemFile.open(lockFile.path, flags: O_RDONLY),
               let data = try? file.read(count: LifetimeCounters.size, at: LifetimeCounters.offset)
         else { return LifetimeCounters(hits: 0, misses: 0) }
         return LifetimeCounters.decode(data) ?? LifetimeCounters(hits: 0, misses: 0)

@@ -1,15 +1,5 @@
 import Foundation
 
-/// A failed system call: the operation, the file and `errno`, kept together so the
-/// public error can say what failed where (sqlite-nio keeps code *and* message likewise).
-struct SystemCallError: Error {
-    var operation: String
-    var path: String
-    var errno: Int32
-
-    var message: String { String(cString: strerror(errno)) }
-}
-
 /// Which file a path pointed to when it was opened or listed. Two identities are equal
 /// only for the very same file, so "unlink only if it is still the file I read" is exact.
 struct FileIdentity: Hashable, Sendable {
@@ -23,10 +13,10 @@ struct FileIdentity: Hashable, Sendable {
 }
 
 /// An open file descriptor that closes itself. Thin, throwing wrappers over the POSIX
-/// calls the disk cache needs (Foundation's `FileHandle` has no `fsync`-then-rename,
-/// `flock` or `futimens`).
+/// calls the disk cache, ``AtomicFile`` and ``LockFile`` need (Foundation's `FileHandle`
+/// has no `fsync`-then-rename, `flock` or `futimens`).
 final class SystemFile {
-    let descriptor: Int32
+    private(set) var descriptor: Int32
     let path: String
 
     private init(descriptor: Int32, path: String) {
@@ -34,7 +24,17 @@ final class SystemFile {
         self.path = path
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+
+    /// Closes the descriptor now, reporting what `close` says (a deferred write error on
+    /// some file systems); afterwards the file must not be used.
+    func close() throws(SystemCallError) {
+        let descriptor = self.descriptor
+        self.descriptor = -1
+        guard Glibc.close(descriptor) == 0 else {
+            throw SystemCallError(operation: "close", path: path, errno: errno)
+        }
+    }
 
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(SystemCallError) -> SystemFile {
         while true {
@@ -72,6 +72,25 @@ final class SystemFile {
             throw SystemCallError(operation: "read", path: path, errno: failure)
         }
         return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+    }
+
+    /// Reads from `offset` to the end of the file, stopping once more than `limit` bytes
+    /// have been read (the file may grow while it is read).
+    func readToEnd(from offset: Int = 0, limit: Int) throws(SystemCallError) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while data.count <= limit {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                pread(descriptor, bytes.baseAddress, bytes.count, off_t(offset + data.count))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemCallError(operation: "read", path: path, errno: errno)
+            }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data
     }
 
     /// Writes all of `data` at `offset`.

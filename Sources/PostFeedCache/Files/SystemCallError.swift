@@ -1,0 +1,30 @@
+import Foundation
+
+/// A failed system call: the operation, the file and `errno`, kept together so an error
+/// built from it can say what failed where (sqlite-nio keeps code *and* message likewise).
+///
+/// ```swift
+/// do throws(SystemCallError) { try AtomicFile(path: path).write(data) }
+/// catch { print(error) }  // "rename /data/state.json: No space left on device"
+/// ```
+public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The call that failed, e.g. `open`, `write`, `fsync`, `rename`, `flock`.
+    public var operation: String
+    /// The file it was called on (for `rename`, the destination).
+    public var path: String
+    /// The system error number.
+    public var errno: Int32
+
+    /// Creates an error for `operation` on `path` that failed with `errno`.
+    public init(operation: String, path: String, errno: Int32) {
+        self.operation = operation
+        self.path = path
+        self.errno = errno
+    }
+
+    /// The system's message for ``errno``, e.g. "Permission denied".
+    public var message: String { String(cString: strerror(errno)) }
+
+    /// One line: `<operation> <path>: <message>`.
+    public var description: String { "\(operation) \(path): \(message)" }
+}
