@@ -2,7 +2,7 @@ import Foundation
 
 extension BackendDescription {
     /// The names ``preset(_:baseURL:)`` knows, in the order `--help` lists them.
-    public static let presetNames = ["postfeed", "postfeed-cursor", "json-server", "json-server-v1", "dummyjson"]
+    public static let presetNames = BackendPreset.allCases.map(\.rawValue)
 
     /// A description of a well-known backend at `baseURL`.
     ///

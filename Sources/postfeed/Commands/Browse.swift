@@ -22,7 +22,7 @@ struct Browse: AsyncParsableCommand {
 
     @OptionGroup var backend: BackendOptions
 
-    @Option(help: "Posts on one screen, 1…1000 (default: what fits the terminal).")
+    @Option(parsing: .unconditional, help: "Posts on one screen, 1…1000 (default: what fits the terminal).")
     var rows: Int?
 
     func validate() throws {

@@ -23,17 +23,21 @@ struct List: AsyncParsableCommand {
 
     @OptionGroup var backend: BackendOptions
 
-    @Option(help: "infinite (default), or paged: numbered pages from the current one, as 'postfeed page --count N' prints them.")
-    var mode: String = "infinite"
+    @Option(
+        help: "infinite (default), or paged: numbered pages from the current one, as 'postfeed page --count N' prints them.",
+        completion: .list(ListMode.names), transform: { try ListMode.parse($0, option: "--mode") })
+    var mode: ListMode = .infinite
 
-    @Option(help: "How many pages to load and print.")
+    @Option(parsing: .unconditional, help: "How many pages to load and print.")
     var pages: Int = 1
 
     @Flag(help: "Start from the top instead of continuing.")
     var restart = false
 
-    @Option(help: "Order within each page: backend (default) or popularity.")
-    var sort: String = FeedOrdering.backend.rawValue
+    @Option(
+        help: "Order within each page: backend (default) or popularity.",
+        completion: .list(FeedOrdering.names), transform: { try FeedOrdering.parse($0, option: "--sort") })
+    var sort: FeedOrdering = .backend
 
     @Flag(help: "Hide posts already shown in an earlier run.")
     var unseen = false
@@ -54,17 +58,11 @@ struct List: AsyncParsableCommand {
             let commands = PostFeedCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
             throw ValidationError("'\(word)' is not a postfeed command; use one of \(commands.joined(separator: ", ")) (postfeed --help).")
         }
-        guard mode == "infinite" || mode == "paged" else {
-            throw ValidationError("--mode '\(mode)' is unknown; use 'infinite' or 'paged'.")
-        }
         guard pages >= 1 else { throw ValidationError("--pages \(pages) must be at least 1.") }
-        guard FeedOrdering(rawValue: sort) != nil else {
-            throw ValidationError("--sort '\(sort)' is unknown; use \(FeedOrdering.allCases.map(\.rawValue).joined(separator: " or ")).")
-        }
     }
 
     func run() async throws {
-        if mode == "paged" {
+        if mode == .paged {
             // The numbered mode's equivalent: print pages from the current one on.
             // Parsed, not PageCommand(): an argument wrapper built by hand holds no value.
             var command = try PageCommand.parse([])
@@ -74,7 +72,7 @@ struct List: AsyncParsableCommand {
             command.noImages = noImages
             return try await command.run()
         }
-        let ordering = FeedOrdering(rawValue: sort) ?? .backend
+        let ordering = sort
         let (json, noImages, pageCount) = (json, noImages, pages)
         try await Session.run(backend, configure: {
             $0.infinite.ordering = ordering

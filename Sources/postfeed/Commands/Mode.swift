@@ -18,21 +18,17 @@ struct Mode: AsyncParsableCommand {
 
     @OptionGroup var backend: BackendOptions
 
-    @Argument(help: "infinite or paged")
-    var target: String?
+    @Argument(
+        help: "infinite or paged", completion: .list(ListMode.names),
+        transform: { try ListMode.parse($0, option: "mode") })
+    var target: ListMode?
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    func validate() throws {
-        if let target, ListMode(rawValue: target) == nil {
-            throw ValidationError("mode '\(target)' is unknown; use 'infinite' or 'paged'.")
-        }
-    }
-
     func run() async throws {
         try await Session.run(backend) { client in
-            guard let target, let mode = ListMode(rawValue: target) else {
+            guard let mode = target else {
                 let (mode, notices) = client.currentMode()
                 notices.forEach { Terminal.note("postfeed: \($0)") }
                 if json { return try JSONOutput.print(["mode": mode.rawValue]) }

@@ -18,8 +18,13 @@ struct PageCommand: AsyncParsableCommand {
 
     @OptionGroup var backend: BackendOptions
 
-    @Argument(help: "The page to show, from 1.")
-    var number: Int?
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The page to show, from 1.", valueName: "number"))
+    var numberArgument: [String] = []
+
+    /// The page asked for; read from `numberArgument` so `page -1` is told what is wrong.
+    var number: Int? { try? NumberArgument.parse(numberArgument, what: "page number", minimum: 1, below: Self.noSuchPage) }
+
+    static func noSuchPage(_ number: Int) -> String { "page \(number) does not exist; pages start at 1." }
 
     @Flag(help: "The page after the current one.")
     var next = false
@@ -33,7 +38,7 @@ struct PageCommand: AsyncParsableCommand {
     @Flag(help: "The last page.")
     var last = false
 
-    @Option(help: "How many pages to print, from the chosen one on.")
+    @Option(parsing: .unconditional, help: "How many pages to print, from the chosen one on.")
     var count: Int = 1
 
     @Flag(name: .customLong("no-images"), help: "Do not fetch images.")
@@ -43,11 +48,9 @@ struct PageCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        let number = try NumberArgument.parse(numberArgument, what: "page number", minimum: 1, below: Self.noSuchPage)
         let choices = [number != nil, next, previous, first, last].filter { $0 }.count
         guard choices <= 1 else { throw ValidationError("Give one of: a page number, --next, --previous, --first, --last.") }
-        if let number, number < 1 {
-            throw ValidationError("page \(number) does not exist; pages start at 1.")
-        }
         guard count >= 1 else { throw ValidationError("--count \(count) must be at least 1.") }
     }
 

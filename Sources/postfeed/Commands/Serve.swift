@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PostFeed
 import PostFeedServer
 
 struct Serve: AsyncParsableCommand {
@@ -10,42 +11,46 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Serves Fixtures/ with PostFeed's API (GET /api/posts?page=N&limit=M, ?cursor=C,
             /api/posts/{id}, /images/{name}), or a real backend's convention over the peer
-            datasets with --flavor. Fault flags make it misbehave for demos.
+            datasets with --api (the same names as the client's --api). Fault flags make it
+            misbehave for demos.
 
             Examples:
               postfeed serve                           http://127.0.0.1:6969
-              postfeed serve --port 8080 --flavor dummyJSON
+              postfeed serve --port 8080 --api dummyjson
               postfeed serve --latency-ms 200 --error-share 0.1
             """)
 
-    @Option(help: "Port to listen on (0 picks a free one).")
+    @Option(parsing: .unconditional, help: "Port to listen on (0 picks a free one).")
     var port: Int = 6969
 
     @Option(help: "Address to bind.")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Backend convention: \(BackendFlavor.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var flavor: String = BackendFlavor.postFeed.rawValue
+    @Option(
+        name: [.customLong("api"), .customLong("flavor")],
+        help: ArgumentHelp("Backend convention to serve: \(BackendPreset.names.joined(separator: ", ")).", valueName: "preset"),
+        completion: .list(BackendPreset.names), transform: { try BackendPreset.parse($0, option: "--api") })
+    var api: BackendPreset = .postfeed
 
     @Option(name: .customLong("fixtures"), help: ArgumentHelp("The Fixtures/ directory to serve.", valueName: "dir"))
     var fixturesDirectory: String?
 
-    @Option(name: .customLong("latency-ms"), help: "Added latency per response, in milliseconds.")
+    @Option(name: .customLong("latency-ms"), parsing: .unconditional, help: "Added latency per response, in milliseconds.")
     var latencyMilliseconds: Int = 0
 
-    @Option(name: .customLong("error-share"), help: "Share of requests (0…1) answered 500 or 503.")
+    @Option(name: .customLong("error-share"), parsing: .unconditional, help: "Share of requests (0…1) answered 500 or 503.")
     var errorShare: Double = 0
 
-    @Option(name: .customLong("rate-limit-share"), help: "Share of requests (0…1) answered 429 with Retry-After.")
+    @Option(name: .customLong("rate-limit-share"), parsing: .unconditional, help: "Share of requests (0…1) answered 429 with Retry-After.")
     var rateLimitShare: Double = 0
 
-    @Option(name: .customLong("truncate-share"), help: "Share of responses (0…1) cut short.")
+    @Option(name: .customLong("truncate-share"), parsing: .unconditional, help: "Share of responses (0…1) cut short.")
     var truncateShare: Double = 0
 
-    @Option(name: .customLong("reset-share"), help: "Share of connections (0…1) reset.")
+    @Option(name: .customLong("reset-share"), parsing: .unconditional, help: "Share of connections (0…1) reset.")
     var resetShare: Double = 0
 
-    @Option(name: .customLong("stall-share"), help: "Share of responses (0…1) that stall mid-body.")
+    @Option(name: .customLong("stall-share"), parsing: .unconditional, help: "Share of responses (0…1) that stall mid-body.")
     var stallShare: Double = 0
 
     @Flag(name: .customLong("test-routes"), help: "Also serve the /test/… routes the client's tests use.")
@@ -53,9 +58,6 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is out of range; use 0…65535.") }
-        guard BackendFlavor(rawValue: flavor) != nil else {
-            throw ValidationError("--flavor '\(flavor)' is unknown; use one of \(BackendFlavor.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
         for (name, share) in [("error", errorShare), ("rate-limit", rateLimitShare), ("truncate", truncateShare),
                               ("reset", resetShare), ("stall", stallShare)] where !(0...1).contains(share) {
             throw ValidationError("--\(name)-share \(share) is out of range; use 0…1.")
@@ -66,7 +68,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = FixtureServerConfiguration(
             host: host, port: port,
             fixturesDirectory: FixtureLocator.fixturesDirectory(override: fixturesDirectory.map { URL(fileURLWithPath: $0) }),
-            flavor: BackendFlavor(rawValue: flavor) ?? .postFeed,
+            flavor: api.fixtureFlavor,
             enablesTestRoutes: testRoutes,
             logLevel: .info)
         configuration.faults.latency = .milliseconds(latencyMilliseconds)
@@ -83,7 +85,7 @@ struct Serve: AsyncParsableCommand {
             try await RunningFixtureServer.serve(ready) { server in
                 // Written straight to the file descriptor: `print` is block-buffered when stdout
                 // is a pipe, and a script waiting for the URL would wait until the server stops.
-                let line = "postfeed: serving \(ready.fixturesDirectory.path) (\(ready.flavor.rawValue)) at \(server.baseURL.absoluteString); Ctrl-C stops\n"
+                let line = "postfeed: serving \(ready.fixturesDirectory.path) (\(api)) at \(server.baseURL.absoluteString); Ctrl-C stops\n"
                 try? StandardStream.output.write(line)
             }
         } catch let error as FixtureServerError {

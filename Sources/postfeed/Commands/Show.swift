@@ -14,13 +14,20 @@ struct Show: AsyncParsableCommand {
 
     @OptionGroup var backend: BackendOptions
 
-    @Argument(help: "The post's id.")
-    var id: Int
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The post's id.", valueName: "id"))
+    var idArgument: [String] = []
+
+    func validate() throws {
+        guard try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) != nil else {
+            throw ValidationError("give the id of the post to show, e.g. 'postfeed show 42'.")
+        }
+    }
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
     func run() async throws {
+        let id = try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) ?? 0
         try await Session.run(backend) { client in
             let post = try await client.repository.post(id: id, cachePolicy: .useCache)
             let image = await client.image(for: post).map(ImageSummary.init)

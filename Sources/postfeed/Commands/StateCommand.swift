@@ -94,19 +94,15 @@ struct StateCommand: AsyncParsableCommand {
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "reset", abstract: "Forget the saved place (caches are kept).")
         @OptionGroup var options: Options
-        @Option(help: "infinite or paged; both when omitted.")
-        var mode: String?
-
-        func validate() throws {
-            if let mode, ListMode(rawValue: mode) == nil {
-                throw ValidationError("--mode '\(mode)' is unknown; use 'infinite' or 'paged'.")
-            }
-        }
+        @Option(
+            help: "infinite or paged; both when omitted.", completion: .list(ListMode.names),
+            transform: { try ListMode.parse($0, option: "--mode") })
+        var mode: ListMode?
 
         func run() throws {
             let store = options.store
             do {
-                if let mode = mode.flatMap(ListMode.init(rawValue:)) {
+                if let mode {
                     let removed = try store.reset(mode: mode)
                     print(removed ? "\(mode) state removed" : "\(mode): no saved state")
                 } else {

@@ -14,9 +14,11 @@ struct BackendOptions: ParsableArguments {
     @Option(
         name: .customLong("api"),
         help: ArgumentHelp(
-            "Backend convention: postfeed, postfeed-cursor, json-server, json-server-v1, dummyjson. With the built-in backend, it speaks that convention too.",
-            valueName: "preset"))
-    var api: String = "postfeed"
+            "Backend convention: \(BackendPreset.names.joined(separator: ", ")). With the built-in backend, it speaks that convention too.",
+            valueName: "preset"),
+        completion: .list(BackendPreset.names),
+        transform: { try BackendPreset.parse($0, option: "--api", orElse: ", or --backend with a config file") })
+    var api: BackendPreset = .postfeed
 
     @Option(
         name: .customLong("backend"),
@@ -30,7 +32,7 @@ struct BackendOptions: ParsableArguments {
             valueName: "dir"))
     var cacheDirectory: String?
 
-    @Option(name: .customLong("page-size"), help: "Posts per page, 1…100.")
+    @Option(name: .customLong("page-size"), parsing: .unconditional, help: "Posts per page, 1…100.")
     var pageSize: Int = 20
 
     @Flag(name: .customLong("offline"), help: "Use only what the caches hold; never touch the network.")
@@ -41,11 +43,6 @@ struct BackendOptions: ParsableArguments {
 
     func validate() throws {
         try Self.validateCacheDirectory(cacheDirectory)
-        // A config file names its own convention; --api matters only without one.
-        if backendFile == nil, !BackendDescription.presetNames.contains(api) {
-            throw ValidationError(
-                "--api '\(api)' is unknown; use one of \(BackendDescription.presetNames.joined(separator: ", ")), or --backend with a config file.")
-        }
         guard (1...100).contains(pageSize) else {
             throw ValidationError("--page-size \(pageSize) is out of range; use 1…100.")
         }

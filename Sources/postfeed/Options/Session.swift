@@ -38,7 +38,7 @@ struct Session {
             // No backend given: serve the fixtures in-process on a free loopback port, speaking
             // the convention --api names, so the first run needs no setup.
             do {
-                let started = try await Self.startBuiltInBackend(flavor: Self.flavor(forPreset: options.api))
+                let started = try await Self.startBuiltInBackend(flavor: options.api.fixtureFlavor)
                 server = started
                 baseURL = started.baseURL
             } catch {
@@ -88,16 +88,6 @@ struct Session {
             return try await RunningFixtureServer.startDetached(FixtureServerConfiguration(port: builtInBackendPort, flavor: flavor))
         } catch {
             return try await RunningFixtureServer.startDetached(FixtureServerConfiguration(port: 0, flavor: flavor))
-        }
-    }
-
-    /// The fixture server's flavor for a backend preset.
-    static func flavor(forPreset preset: String) -> BackendFlavor {
-        switch preset {
-        case "json-server": .jsonServer017
-        case "json-server-v1": .jsonServerV1
-        case "dummyjson": .dummyJSON
-        default: .postFeed
         }
     }
 }
