@@ -43,6 +43,8 @@ public struct Page: Sendable, Equatable {
     /// Served from the page cache without a request, or after a `304`.
     public var isFromCache: Bool
 
+    /// Makes a page; the counts default to unknown and both cache flags to `false`
+    /// (fresh from the network).
     public init(
         key: PageKey, posts: [Post], nextKey: PageKey?, totalCount: Int? = nil, number: Int? = nil,
         totalPages: Int? = nil, isStale: Bool = false, isFromCache: Bool = false

@@ -11,15 +11,22 @@ import Foundation
 public struct Post: Codable, Sendable, Hashable, Identifiable {
     /// The backend's identifier, unique within one backend.
     public var id: Int
+    /// The headline; required on the wire.
     public var title: String
+    /// The full text; `""` when the wire form leaves it out.
     public var body: String
+    /// Who wrote the post; `nil` when the backend does not say.
     public var author: String?
     /// The image's URL. On the wire it may be absolute or relative to the backend; posts
     /// from ``HTTPPostRepository`` carry it resolved to an absolute URL.
     public var imageURL: String?
+    /// When the post was published; ISO-8601 on the wire (see ``parseDate(_:)``).
     public var createdAt: Date?
+    /// A backend-defined score (the fixture backend's lies in 0…1), used by the
+    /// `popularity` ordering; `nil` when the backend has none.
     public var popularity: Double?
 
+    /// Makes a post; the optional fields default to absent.
     public init(
         id: Int,
         title: String,
@@ -44,6 +51,10 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
         case createdAt, popularity
     }
 
+    /// Decodes the wire form: `id` and `title` are required, a missing `body` becomes `""`,
+    /// and `createdAt`, when present, must be ISO-8601 (fractional seconds allowed).
+    /// - Throws: `DecodingError` for a missing or mistyped required field, or a `createdAt`
+    ///   that is not an ISO-8601 date.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int.self, forKey: .id)
@@ -64,6 +75,8 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
         }
     }
 
+    /// Encodes the wire form: the image under `imageUrl`, `createdAt` as ISO-8601 in UTC,
+    /// absent optionals left out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)

@@ -10,22 +10,33 @@ import Foundation
 public struct CacheLocation: Sendable, Hashable {
     /// Why this root was chosen, for `postfeed cache stats` and error messages.
     public enum Source: String, Sendable, Hashable {
+        /// Given explicitly: `--cache-dir`, or ``CacheLocation/init(root:source:)`` by default.
         case option = "--cache-dir"
+        /// The `POSTFEED_CACHE_DIR` environment variable.
         case environment = "$POSTFEED_CACHE_DIR"
+        /// A `Cache/` folder in the working directory.
         case workingDirectory = "./Cache"
+        /// `$XDG_CACHE_HOME/postfeed`, else `~/.cache/postfeed`.
         case platform = "platform Caches directory"
     }
 
+    /// The folder everything lives under; standardized (no `.` or `..`) by the initializer.
     public var root: URL
+    /// Why ``root`` was chosen.
     public var source: Source
 
+    /// Uses `root` as given. ``resolve(explicit:environment:workingDirectory:)`` chooses one
+    /// the way the CLI does.
     public init(root: URL, source: Source = .option) {
         self.root = root.standardizedFileURL
         self.source = source
     }
 
+    /// `<root>/ImageCache/`: the image pipeline's disk layer.
     public var imageCache: URL { root.appendingPathComponent("ImageCache", isDirectory: true) }
+    /// `<root>/PageCache/`: cached page and post responses.
     public var pageCache: URL { root.appendingPathComponent("PageCache", isDirectory: true) }
+    /// `<root>/State/`: one list-state file per mode (``ListStateStore``).
     public var state: URL { root.appendingPathComponent("State", isDirectory: true) }
 
     /// The first that applies: `explicit` (`--cache-dir`), `$POSTFEED_CACHE_DIR`, `./Cache`

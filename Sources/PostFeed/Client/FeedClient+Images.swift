@@ -3,10 +3,14 @@ import PostFeedHTTP
 
 /// A post's image as the client could get it: the image, or why not.
 public struct PostImage: Sendable {
+    /// The image URL the backend description gives for the post.
     public var url: URL
+    /// The image; `nil` when it could not be had (see ``error``).
     public var response: ImageResponse?
     /// The disk cache file holding it, when it is on disk.
     public var fileURL: URL?
+    /// Why there is no image: `.notCached` offline, otherwise what
+    /// ``ImagePipeline/image(for:priority:)`` threw; `nil` when there is one.
     public var error: ImagePipelineError?
 }
 

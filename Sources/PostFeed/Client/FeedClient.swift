@@ -21,6 +21,8 @@ import Synchronization
 /// background catalog load or a prefetch keeps the feeds, and with them the HTTP engine's
 /// thread, alive until it ends.
 public final class FeedClient: Sendable {
+    /// Everything the object graph is built from; only ``backend`` and ``cacheLocation``
+    /// have no default.
     public struct Configuration: Sendable {
         /// The API both modes read: base URL, paths, pagination style, field names.
         public var backend: BackendDescription
@@ -43,6 +45,8 @@ public final class FeedClient: Sendable {
         /// Never touch the network: pages and images come from the caches only.
         public var offline: Bool
 
+        /// Defaults: 20 posts per page, a 64 MiB page cache, online; every other part with
+        /// its own configuration's defaults.
         public init(
             backend: BackendDescription,
             pageSize: Int = 20,
@@ -68,14 +72,25 @@ public final class FeedClient: Sendable {
         }
     }
 
+    /// The configuration this client was built with.
     public let configuration: Configuration
     public var backend: BackendDescription { configuration.backend }
     public var cacheLocation: CacheLocation { configuration.cacheLocation }
+    /// The one HTTP engine (libcurl), shared by the repository and the image pipeline;
+    /// stopped by ``shutdown()``.
     public let http: HTTPClient
+    /// Pages and posts: an ``HTTPPostRepository``, answering from the page cache alone when
+    /// ``Configuration/offline``.
     public let repository: any PostRepository
+    /// The image pipeline over ``imageCache``; its cache keys are scoped to the backend.
     public let images: ImagePipeline
+    /// The image disk layer at ``CacheLocation/imageCache``, or, when that folder cannot be
+    /// opened, in a private temporary folder that ``shutdown()`` removes.
     public let imageCache: DiskCache
+    /// The page disk layer at ``CacheLocation/pageCache``, with the same fallback as
+    /// ``imageCache``.
     public let pageCache: DiskCache
+    /// The list-state files under ``CacheLocation/state``, one per mode.
     public let stateStore: ListStateStore
     /// The infinite-scroll mode.
     public let infinite: InfiniteFeed

@@ -2,7 +2,10 @@ import Foundation
 
 /// An image's format and size, read from its header bytes without decoding it.
 public struct ImageInfo: Sendable, Hashable, Codable {
+    /// The formats sniffing recognises; the raw value (`png`, …) is what the disk cache keeps
+    /// in its `format` attribute.
     public enum Format: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Each recognised by its magic bytes; see ``ImageInfo/init(sniffing:)``.
         case png, jpeg, gif, webp
 
         /// The MIME type servers should send with this format.
@@ -16,10 +19,14 @@ public struct ImageInfo: Sendable, Hashable, Codable {
         }
     }
 
+    /// The format the header bytes identify.
     public var format: Format
+    /// Width in pixels, from the header; above 0 when sniffed.
     public var width: Int
+    /// Height in pixels, from the header; above 0 when sniffed.
     public var height: Int
 
+    /// Makes an info from known values, without checking any bytes.
     public init(format: Format, width: Int, height: Int) {
         self.format = format
         self.width = width

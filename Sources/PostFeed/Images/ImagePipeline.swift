@@ -20,6 +20,8 @@ import Synchronization
 /// print(image.info.width, image.info.height, image.source)
 /// ```
 public actor ImagePipeline {
+    /// The memory layer, cache keys and clock. The disk layer is configured on its own
+    /// ``DiskCache``.
     public struct Configuration: Sendable {
         /// Memory layer: at most this many images… (default 100)
         public var memoryCountLimit: Int
@@ -32,6 +34,8 @@ public actor ImagePipeline {
         /// Wall-clock time, injectable for expiry tests.
         public var now: @Sendable () -> Date
 
+        /// Defaults: 100 images, ``MemoryCacheDefaults/totalCostLimit`` bytes, keys from
+        /// ``ImagePipeline/defaultCacheKey``, the system clock.
         public init(
             memoryCountLimit: Int = 100,
             memoryCostLimit: Int = MemoryCacheDefaults.totalCostLimit,

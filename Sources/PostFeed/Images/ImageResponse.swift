@@ -2,6 +2,7 @@ import Foundation
 
 /// An image the pipeline delivered, with where it came from.
 public struct ImageResponse: Sendable {
+    /// Which layer answered.
     public enum Source: String, Sendable, Hashable {
         /// The memory layer.
         case memory
@@ -13,11 +14,15 @@ public struct ImageResponse: Sendable {
         case network
     }
 
+    /// The URL as requested.
     public var url: URL
     /// The cache key the URL normalised to.
     public var cacheKey: String
+    /// The encoded image bytes as served, not decoded.
     public var data: Data
+    /// Format and pixel size, sniffed from ``data``.
     public var info: ImageInfo
+    /// Which layer answered: memory, disk, disk after a `304`, or the network.
     public var source: Source
     /// Served from the disk cache past its expiry because the network failed.
     public var isStale: Bool

@@ -36,7 +36,10 @@ import Synchronization
 /// theirs too; a cursor or link taken from elsewhere does not, and then
 /// `.totalReached` cannot fire for it.
 public final class HTTPPostRepository: PostRepository {
+    /// The backend this repository reads, with its pagination conventions.
     public let backend: BackendDescription
+    /// Posts per page, checked by ``init(backend:pageSize:loader:pageCache:now:logger:)``
+    /// against ``BackendDescription/maximumPageSize``.
     public let pageSize: Int
     let loader: any HTTPLoading
     let store: PageCacheStore
@@ -95,8 +98,11 @@ public final class HTTPPostRepository: PostRepository {
         self.logger = logger
     }
 
+    /// The first page in the backend's style: `.number(1)`, `.offset(0)`, `.cursor(nil)` or `.link(nil)`.
     public var firstPageKey: PageKey { backend.firstPageKey }
 
+    /// The key of 1-based page `number` in page and offset styles; `nil` in cursor and link
+    /// styles, which must be walked.
     public func pageKey(forPageNumber number: Int) -> PageKey? {
         backend.pageKey(forPageNumber: number, pageSize: pageSize)
     }
@@ -114,6 +120,10 @@ public final class HTTPPostRepository: PostRepository {
 
     // MARK: Pages
 
+    /// Fetches page `key` under `cachePolicy` (the type's **Page cache**) and remembers where
+    /// the next page starts and which posts it holds. A cached body this description can no
+    /// longer decode is dropped and fetched again, except under ``PageCachePolicy/cacheOnly``.
+    /// - Throws: as ``PostRepository/page(_:cachePolicy:priority:)``.
     public func page(_ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority)
         async throws(RepositoryError) -> Page
     {

@@ -1,6 +1,8 @@
 /// Equality by value: numbers by their numeric value, objects as maps (the last of a
 /// repeated key counts, member order does not). The hash agrees with it.
 extension JSONValue: Hashable {
+    /// Equal by value: `1.0 == 1`, and `{"a":1,"b":2} == {"b":2,"a":1}`. Numbers compare
+    /// as `Int` when both literals fit one, else as `Double`.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -19,6 +21,8 @@ extension JSONValue: Hashable {
         }
     }
 
+    /// Numbers hash as `Double`, objects order-independently (last value per key), so values
+    /// that compare equal hash equally.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)

@@ -15,12 +15,16 @@ import Foundation
 /// json.serialized()                                  // {"meta":{"total":30},"posts":[]}
 /// ```
 public enum JSONValue: Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number's literal text, e.g. `42`, `-0.5`, `1e3`; checked against the JSON grammar
     /// when parsed, finite.
     case number(String)
+    /// A string, unescaped.
     case string(String)
+    /// Elements in document order.
     case array([JSONValue])
     /// Members in document order; a key may repeat.
     case object([(key: String, value: JSONValue)])
@@ -131,10 +135,15 @@ public enum JSONValue: Sendable {
 }
 
 extension JSONValue: JSONTreeValue {
+    /// `.null`.
     public static func jsonNull() -> JSONValue { .null }
+    /// `.bool(value)`.
     public static func jsonBool(_ value: Bool) -> JSONValue { .bool(value) }
+    /// `.string(value)`; the parser has already unescaped it.
     public static func jsonString(_ value: String) -> JSONValue { .string(value) }
+    /// `.array(elements)`.
     public static func jsonArray(_ elements: [JSONValue]) -> JSONValue { .array(elements) }
+    /// `.object(members)`: document order and repeated keys kept.
     public static func jsonObject(_ members: [(key: String, value: JSONValue)]) -> JSONValue { .object(members) }
 
     /// The literal as written; a number out of `Double`'s range (`1e999`) is refused.
