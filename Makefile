@@ -44,11 +44,14 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 
-# The engine against curl, URLSession, AsyncHTTPClient and bare libcurl (Benchmarks/),
-# then the cache and list benchmarks (postfeed bench cache / bench list).
+# Everything in the Benchmarks/ package: the engine against curl, URLSession,
+# AsyncHTTPClient and bare libcurl (postfeed-bench-fetch), the cache and list benchmarks
+# (postfeed-bench cache / list, timing the release `postfeed`), then the micro benchmarks
+# (swift package benchmark: memory and disk hit, JSON parse, page decode).
 bench: deps test-deps
 	sh scripts/bench.sh
 	bash scripts/bench-cache-list.sh
+	sh scripts/bench-micro.sh
 
 fixtures:
 	python3 scripts/make_fixtures.py

@@ -1,15 +1,28 @@
-// swift-tools-version:6.2
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
 // Benchmarks live apart from the tests, in their own package, so their dependencies
-// (AsyncHTTPClient for comparison) never reach PostFeed's users. Run with
-// `scripts/bench.sh` from the repository root.
+// (AsyncHTTPClient for comparison, package-benchmark) never reach PostFeed's users.
+// `make bench` from the repository root runs all of them:
+//
+//   Sources/postfeed-bench-fetch   the HTTP engine vs curl, URLSession, AsyncHTTPClient and
+//                                  bare libcurl (scripts/bench.sh)
+//   Sources/postfeed-bench         process-level benchmarks: `postfeed-bench cache`,
+//                                  `postfeed-bench list`, `postfeed-bench fetch`
+//                                  (scripts/bench-cache-list.sh)
+//   Benchmarks/Caches, Decoding    micro benchmarks on ordo-one/package-benchmark
+//                                  (`swift package benchmark`, scripts/bench-micro.sh)
 
 // A path dependency is named by its folder, which differs between checkouts
 // (`postfeed`, a worktree's name…): read it rather than hard-coding it.
 let rootPackage = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
 
 let package = Package(
     name: "PostFeedBenchmarks",
@@ -18,6 +31,8 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The baseline: a plain libcurl multi loop in C, no Swift in the transfer path.
@@ -34,10 +49,45 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            swiftSettings: [
-                .enableUpcomingFeature("ExistentialAny"),
-                .enableUpcomingFeature("MemberImportVisibility"),
-            ]
+            swiftSettings: swiftSettings
+        ),
+        // Process-level benchmarks, each printing Markdown tables: the caches and the image
+        // pipeline (`cache`), restore and scroll memory (`list`), PostFeed vs curl (`fetch`).
+        .executableTarget(
+            name: "postfeed-bench",
+            dependencies: [
+                .product(name: "PostFeed", package: rootPackage),
+                .product(name: "PostFeedCache", package: rootPackage),
+                .product(name: "PostFeedHTTP", package: rootPackage),
+                .product(name: "PostFeedServer", package: rootPackage),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Micro benchmarks (package-benchmark): sources under Benchmarks/<Name>/.
+        .executableTarget(
+            name: "Caches",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PostFeedCache", package: rootPackage),
+                .product(name: "PostFeedServer", package: rootPackage),
+            ],
+            path: "Benchmarks/Caches",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Decoding",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PostFeed", package: rootPackage),
+                .product(name: "PostFeedCache", package: rootPackage),
+                .product(name: "PostFeedHTTP", package: rootPackage),
+                .product(name: "PostFeedServer", package: rootPackage),
+            ],
+            path: "Benchmarks/Decoding",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
 )

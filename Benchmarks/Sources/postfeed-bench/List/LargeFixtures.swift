@@ -16,9 +16,9 @@ enum LargeFixtures {
         do {
             base = try JSONDecoder().decode([Post].self, from: Data(contentsOf: source))
         } catch {
-            throw CLIError("cannot read the fixture posts at \(source.path): \(error); set \(FixtureLocator.fixturesEnvironmentKey)")
+            throw BenchError("cannot read the fixture posts at \(source.path): \(error); set \(FixtureLocator.fixturesEnvironmentKey)")
         }
-        guard !base.isEmpty else { throw CLIError("\(source.path) holds no posts to copy") }
+        guard !base.isEmpty else { throw BenchError("\(source.path) holds no posts to copy") }
         let newest = Date(timeIntervalSince1970: 1_748_628_000)  // 2025-05-30T18:00:00Z, as the real set
         let posts = (0..<count).map { index in
             let template = base[index % base.count]

@@ -3,8 +3,8 @@ import Foundation
 import PostFeedHTTP
 import PostFeedServer
 
-extension Bench {
-    /// `postfeed bench list`: restore from state vs the network, and memory while scrolling.
+extension PostFeedBench {
+    /// `postfeed-bench list`: restore from state vs the network, and memory while scrolling.
     struct ListBench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
@@ -12,19 +12,22 @@ extension Bench {
             discussion: """
                 Generates a fixture set of --posts posts (with the real images) in a
                 temporary folder and serves it in-process, then:
-                  restore  the real 'postfeed list' (this binary) back at post 10,001 from
-                           saved state and warm caches, vs from empty caches
+                  restore  the real 'postfeed list' (the built binary, --postfeed) back at
+                           post 10,001 from saved state and warm caches, vs from empty caches
                   scroll   100,000 posts through FeedClient's infinite feed with 10 resident
                            pages, in a child process: peak RSS after 1,000 posts vs at the end
 
                 Examples:
-                  postfeed bench list
-                  postfeed bench list --only restore --runs 20
-                  postfeed bench list --posts 20000 --scroll-posts 20000
+                  postfeed-bench list --postfeed ../.build/release/postfeed
+                  postfeed-bench list --only restore --runs 20
+                  postfeed-bench list --posts 20000 --scroll-posts 20000
                 """)
 
         @Option(help: "Parts to run, comma-separated: restore, scroll.")
         var only: String = "restore,scroll"
+
+        @Option(help: "The 'postfeed' binary the restore times; default: $POSTFEED_BIN, else ../.build/release/postfeed or .build/release/postfeed from the working directory.")
+        var postfeed: String?
 
         @Option(help: "Posts in the generated fixture set (at least 10,000).")
         var posts: Int = 100_000
@@ -71,10 +74,27 @@ extension Bench {
 
         var parts: Set<String> { Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
 
+        /// The `postfeed` executable to time: `--postfeed`, `$POSTFEED_BIN`, or a release build
+        /// of the repository next to the working directory (`Benchmarks/` or the root).
+        func postfeedExecutable() throws -> String {
+            if let postfeed {
+                guard FileManager.default.isExecutableFile(atPath: postfeed) else {
+                    throw BenchError("--postfeed \(postfeed) is not an executable file")
+                }
+                return URL(fileURLWithPath: postfeed).standardizedFileURL.path
+            }
+            let candidates = [ProcessInfo.processInfo.environment["POSTFEED_BIN"], "../.build/release/postfeed", ".build/release/postfeed"]
+            for case let candidate? in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+                return URL(fileURLWithPath: candidate).standardizedFileURL.path
+            }
+            throw BenchError("no postfeed binary to time: build it (swift build -c release --product postfeed) and pass --postfeed PATH")
+        }
+
         func run() async throws {
+            let postfeedBinary = parts.contains("restore") ? try postfeedExecutable() : ""
             let scratch = try ScratchDirectory("list")
             defer { scratch.remove() }
-            print("## postfeed bench list\n")
+            print("## postfeed-bench list\n")
             print("Machine: \(BenchMachine.description)\n")
             let fixtures = scratch.appending("fixtures")
             let clock = ContinuousClock()
@@ -83,19 +103,19 @@ extension Bench {
             let configuration = FixtureServerConfiguration(fixturesDirectory: fixtures, pageMaxAge: 3600)
             var server: DetachedFixtureServer?
             let started = try await clock.measure { server = try await RunningFixtureServer.startDetached(configuration) }
-            guard let server else { throw CLIError("the fixture server did not start") }
+            guard let server else { throw BenchError("the fixture server did not start") }
             do {
                 // An image the server cannot serve would turn every image prefetch into a miss.
-                let probe = try await Bench.Fetch.imageURLs(from: server.baseURL, count: 1)[0]
+                let probe = try await PostFeedBench.Fetch.imageURLs(from: server.baseURL, count: 1)[0]
                 _ = try await HTTPClient.withHTTPClient { try await $0.get(probe).requireSuccess() }
             } catch {
                 await server.shutdown()
-                throw CLIError("the generated fixture set does not serve its images: \(error)")
+                throw BenchError("the generated fixture set does not serve its images: \(error)")
             }
             print("Fixture set: \(posts) posts (posts.json generated in \(String(format: "%.1f", generated.seconds)) s, "
                   + "served in-process from \(String(format: "%.1f", started.seconds)) s after start), page size \(pageSize), page max-age 3600 s.\n")
             do {
-                if parts.contains("restore") { try await runRestore(server: server, scratch: scratch) }
+                if parts.contains("restore") { try await runRestore(server: server, postfeed: postfeedBinary, scratch: scratch) }
                 if parts.contains("scroll") { try await runScroll(server: server, scratch: scratch) }
             } catch {
                 await server.shutdown()
@@ -106,11 +126,11 @@ extension Bench {
 
         // MARK: Parts
 
-        private func runRestore(server: DetachedFixtureServer, scratch: ScratchDirectory) async throws {
+        private func runRestore(server: DetachedFixtureServer, postfeed: String, scratch: ScratchDirectory) async throws {
             let place = loadedPosts / pageSize + 1
             print("### Restore: `postfeed list --no-images --pages 1` back at post \(loadedPosts + 1), fresh process timed from outside (median of \(runs); rebuild median of \(rebuildRuns))\n")
             let result = try await RestoreBenchmark.run(
-                server: server, loadedPosts: loadedPosts, pageSize: pageSize, runs: runs, rebuildRuns: rebuildRuns, scratch: scratch)
+                server: server, postfeed: postfeed, loadedPosts: loadedPosts, pageSize: pageSize, runs: runs, rebuildRuns: rebuildRuns, scratch: scratch)
             func firstLine(_ outcomes: [ChildProcess.Outcome]) -> BenchSamples { BenchSamples(outcomes.compactMap { $0.firstLine?.seconds }) }
             func exit(_ outcomes: [ChildProcess.Outcome]) -> BenchSamples { BenchSamples(outcomes.map(\.exit.seconds)) }
             func cpu(_ outcomes: [ChildProcess.Outcome]) -> String { BenchFormat.milliseconds(BenchSamples(outcomes.map(\.cpu.seconds)).median) }
@@ -144,7 +164,7 @@ extension Bench {
             let table = MarkdownTable([("posts scrolled", true), ("elapsed", true), ("peak RSS (VmHWM)", true), ("RSS (VmRSS)", true), ("resident pages", true), ("peak vs 1,000 posts", true)])
             table.printHeader()
             guard let first = report.checkpoints.first, let last = report.checkpoints.last else {
-                throw CLIError("the scroll worker recorded no checkpoint")
+                throw BenchError("the scroll worker recorded no checkpoint")
             }
             for checkpoint in report.checkpoints {
                 table.printRow([BenchFormat.count(checkpoint.posts), String(format: "%.1f s", checkpoint.seconds),

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PostFeed
 
-/// `bench list`, part 2: memory while scrolling a very long infinite feed with a window of
+/// `postfeed-bench list`, part 2: memory while scrolling a very long infinite feed with a window of
 /// resident pages.
 ///
 /// The scrolling runs in a child process (``ScrollWorker``) so that its resident set is the
@@ -13,23 +13,23 @@ enum ScrollBenchmark {
         defer { try? FileManager.default.removeItem(at: root) }
         let worker = ChildProcess(
             executable: ChildProcess.currentExecutable,
-            arguments: ["bench", "scroll-worker", "--base-url", baseURL.absoluteString, "--cache-dir", root.path,
+            arguments: ["scroll-worker", "--base-url", baseURL.absoluteString, "--cache-dir", root.path,
                         "--posts", "\(posts)", "--resident-pages", "\(residentPages)", "--step", "\(step)",
                         "--page-size", "\(pageSize)"])
         let outcome = try await worker.runChecked("the scroll worker")
         guard let line = String(decoding: outcome.standardOutput, as: UTF8.self).split(separator: "\n").last,
               let report = try? JSONDecoder().decode(ScrollWorker.Report.self, from: Data(line.utf8))
-        else { throw CLIError("the scroll worker printed no report: \(outcome.standardError.suffix(1000))") }
+        else { throw BenchError("the scroll worker printed no report: \(outcome.standardError.suffix(1000))") }
         return report
     }
 }
 
-/// The process `bench list` starts to scroll the infinite feed through ``FeedClient`` and
+/// The process `postfeed-bench list` starts to scroll the infinite feed through ``FeedClient`` and
 /// report its memory (`VmHWM`, `VmRSS`) at checkpoints. Prints one JSON ``Report`` line.
 struct ScrollWorker: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scroll-worker",
-        abstract: "(internal to 'bench list') Scroll the infinite feed and report memory.",
+        abstract: "(internal to 'postfeed-bench list') Scroll the infinite feed and report memory.",
         shouldDisplay: false)
 
     @Option(name: .customLong("base-url")) var baseURL: String
@@ -54,7 +54,7 @@ struct ScrollWorker: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let url = URL(string: baseURL) else { throw CLIError("--base-url '\(baseURL)' is not a URL") }
+        guard let url = URL(string: baseURL) else { throw BenchError("--base-url '\(baseURL)' is not a URL") }
         let backend = try BackendDescription.preset("postfeed", baseURL: url)
         var configuration = FeedClient.Configuration(
             backend: backend, pageSize: pageSize, cacheLocation: CacheLocation(root: URL(fileURLWithPath: cacheDirectory)))

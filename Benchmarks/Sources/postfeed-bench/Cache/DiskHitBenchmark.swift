@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import PostFeedCache
+import PostFeedServer
 import Synchronization
 
-/// `bench cache`, part 2: the latency of a disk-cache hit, `DiskCache.entry(forKey:)`,
+/// `postfeed-bench cache`, part 2: the latency of a disk-cache hit, `DiskCache.entry(forKey:)`,
 /// as the cache grows from a thousand entries to a hundred thousand.
 ///
 /// Every cache is filled first, through its public `store` (fsync and all, two writer
@@ -41,13 +42,13 @@ enum DiskHitBenchmark {
                                       configuration: DiskCache.Configuration(sizeLimit: sizeLimit))
             let keys = (0..<configuration.entries).map { "https://cdn.example.com/images/img-\($0 % 72).jpg?n=\($0)" }
             let fillSeconds = try fill(cache, keys: keys, entrySize: configuration.entrySize)
-            var generator = SplitMix(seed: 0xD15C + UInt64(configuration.entries))
+            var generator = SplitMix64(seed: 0xD15C + UInt64(configuration.entries))
             let sequence = (0..<lookups).map { _ in keys[Int(generator.next() % UInt64(keys.count))] }
             caches.append((cache, sequence, fillSeconds))
         }
         for (cache, sequence, _) in caches {
             for key in sequence where cache.entry(forKey: key) == nil {
-                throw CLIError("disk benchmark: the entry for \(key) is missing after the fill")
+                throw BenchError("disk benchmark: the entry for \(key) is missing after the fill")
             }
         }
         var samples = Array(repeating: (p50: [Double](), p99: [Double](), mean: [Double]()), count: caches.count)
@@ -80,7 +81,7 @@ enum DiskHitBenchmark {
 
     /// Stores every key with a distinct body; returns the wall time.
     private static func fill(_ cache: DiskCache, keys: [String], entrySize: Int) throws -> Double {
-        var generator = SplitMix(seed: 0xB0D7)
+        var generator = SplitMix64(seed: 0xB0D7)
         var template = Data(count: entrySize)
         template.withUnsafeMutableBytes { buffer in
             for index in buffer.indices { buffer[index] = UInt8(truncatingIfNeeded: generator.next()) }
@@ -109,7 +110,7 @@ enum DiskHitBenchmark {
             }
         }
         let seconds = start.duration(to: clock.now).seconds
-        if let failure = failures.first { throw CLIError("disk benchmark: filling the cache failed: \(failure)") }
+        if let failure = failures.first { throw BenchError("disk benchmark: filling the cache failed: \(failure)") }
         return seconds
     }
 }

@@ -5,12 +5,12 @@ import PostFeedCache
 import PostFeedHTTP
 import PostFeedServer
 
-/// `bench cache`, parts 3 and 4: the image pipeline end to end.
+/// `postfeed-bench cache`, parts 3 and 4: the image pipeline end to end.
 ///
-/// - **Warm replay vs cold network**: the same image set is fetched by a fresh `postfeed`
-///   process (``ImageReplayWorker``) twice over one cache root: first with an empty cache
-///   (network → disk), then again (disk). Both are timed from outside, process start-up
-///   included, so the comparison is what a user waits for.
+/// - **Warm replay vs cold network**: the same image set is fetched by a fresh
+///   `postfeed-bench image-replay-worker` process (``ImageReplayWorker``) twice over one
+///   cache root: first with an empty cache (network → disk), then again (disk). Both are
+///   timed from outside, process start-up included, so the comparison is what a user waits for.
 /// - **Coalescing**: many concurrent requests for one URL, counted at the server.
 enum ImagePipelineBenchmark {
     struct ReplayResult {
@@ -28,7 +28,7 @@ enum ImagePipelineBenchmark {
     static func replay(
         server: DetachedFixtureServer, count: Int, concurrency: Int, repetitions: Int, scratch: ScratchDirectory
     ) async throws -> ReplayResult {
-        let urls = try await Bench.Fetch.imageURLs(from: server.baseURL, count: count)
+        let urls = try await PostFeedBench.Fetch.imageURLs(from: server.baseURL, count: count)
         let list = scratch.appending("image-urls.txt", isDirectory: false)
         try urls.map(\.absoluteString).joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
 
@@ -42,13 +42,13 @@ enum ImagePipelineBenchmark {
             defer { try? FileManager.default.removeItem(at: root) }
             let worker = ChildProcess(
                 executable: ChildProcess.currentExecutable,
-                arguments: ["bench", "image-replay-worker", "--urls", list.path, "--cache-dir", root.path,
+                arguments: ["image-replay-worker", "--urls", list.path, "--cache-dir", root.path,
                             "--concurrency", "\(concurrency)"])
 
             let coldRun = try await worker.runChecked("the cold image fetch")
             let coldParsed = try ImageReplayWorker.Report.parse(coldRun.standardOutput)
             guard coldParsed.network == urls.count else {
-                throw CLIError("cold image fetch: expected \(urls.count) network loads, got \(coldParsed)")
+                throw BenchError("cold image fetch: expected \(urls.count) network loads, got \(coldParsed)")
             }
 
             server.server.resetRequestCounts()
@@ -56,7 +56,7 @@ enum ImagePipelineBenchmark {
             let warmParsed = try ImageReplayWorker.Report.parse(warmRun.standardOutput)
             warmImageRequests = max(warmImageRequests, server.server.requestCount(pathPrefix: "/images/"))
             guard warmParsed.disk == urls.count else {
-                throw CLIError("warm image replay: expected \(urls.count) disk hits, got \(warmParsed)")
+                throw BenchError("warm image replay: expected \(urls.count) disk hits, got \(warmParsed)")
             }
             cold.append(coldRun.exit.seconds)
             warm.append(warmRun.exit.seconds)
@@ -67,7 +67,7 @@ enum ImagePipelineBenchmark {
             coldReport = coldParsed
             warmReport = warmParsed
         }
-        guard let coldReport, let warmReport else { throw CLIError("image replay: no repetitions ran") }
+        guard let coldReport, let warmReport else { throw BenchError("image replay: no repetitions ran") }
         return ReplayResult(
             cold: BenchSamples(cold), warm: BenchSamples(warm), coldCPU: BenchSamples(coldCPU), warmCPU: BenchSamples(warmCPU),
             coldInner: BenchSamples(coldInner),
@@ -86,7 +86,7 @@ enum ImagePipelineBenchmark {
         let root = scratch.appending("coalescing-\(round)")
         defer { try? FileManager.default.removeItem(at: root) }
         let disk = try DiskCache(directory: CacheLocation(root: root).imageCache)
-        let url = try await Bench.Fetch.imageURLs(from: server.baseURL, count: 1)[0]
+        let url = try await PostFeedBench.Fetch.imageURLs(from: server.baseURL, count: 1)[0]
             .appending(queryItems: [URLQueryItem(name: "coalesce", value: "\(round)-\(UInt32.random(in: 0...UInt32.max))")])
         return try await HTTPClient.withHTTPClient { client in
             let pipeline = ImagePipeline(loader: client, disk: disk)
@@ -103,12 +103,12 @@ enum ImagePipelineBenchmark {
     }
 }
 
-/// The process `bench cache` re-executes to fetch or replay an image set through a fresh
+/// The process `postfeed-bench cache` re-executes to fetch or replay an image set through a fresh
 /// ``ImagePipeline`` over a given cache root. Prints one JSON ``Report`` line.
 struct ImageReplayWorker: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "image-replay-worker",
-        abstract: "(internal to 'bench cache') Load every URL of a list through the image pipeline.",
+        abstract: "(internal to 'postfeed-bench cache') Load every URL of a list through the image pipeline.",
         shouldDisplay: false)
 
     @Option(help: "A file with one image URL per line.")
@@ -131,7 +131,7 @@ struct ImageReplayWorker: AsyncParsableCommand {
         static func parse(_ output: Data) throws -> Report {
             guard let line = String(decoding: output, as: UTF8.self).split(separator: "\n").last,
                   let report = try? JSONDecoder().decode(Report.self, from: Data(line.utf8))
-            else { throw CLIError("image replay worker printed no report: \(String(decoding: output.prefix(500), as: UTF8.self))") }
+            else { throw BenchError("image replay worker printed no report: \(String(decoding: output.prefix(500), as: UTF8.self))") }
             return report
         }
 

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import PostFeedCache
+import PostFeedServer
 import Synchronization
 
-/// `bench cache`, part 1: the cost of a memory-cache hit, side by side with Foundation's
+/// `postfeed-bench cache`, part 1: the cost of a memory-cache hit, side by side with Foundation's
 /// `NSCache` and the floor every thread-safe cache pays: a `Dictionary` under a `Mutex`.
 ///
 /// Every structure holds the same keys (URL-like strings, as the image pipeline uses) and
@@ -35,7 +36,7 @@ enum MemoryHitBenchmark {
             for threads in threadCounts {
                 let perThread = operations / threads
                 let indexLists = (0..<threads).map { thread in
-                    var generator = SplitMix(seed: UInt64(0x5EED + thread * 7919 + entries))
+                    var generator = SplitMix64(seed: UInt64(0x5EED + thread * 7919 + entries))
                     return (0..<perThread).map { _ in Int32(truncatingIfNeeded: generator.next() % UInt64(entries)) }
                 }
                 var samples = Array(repeating: [Double](), count: targets.count)
@@ -144,21 +145,6 @@ private final class NSCacheTarget: LookupTarget, @unchecked Sendable {
         var found = 0
         for index in indices where cache.object(forKey: keys[Int(index)]) != nil { found += 1 }
         return found
-    }
-}
-
-/// A tiny seeded generator: the same index lists on every run.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

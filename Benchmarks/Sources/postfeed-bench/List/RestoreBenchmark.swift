@@ -3,7 +3,7 @@ import PostFeed
 import PostFeedHTTP
 import PostFeedServer
 
-/// `bench list`, part 1: how fast the real `postfeed list` puts a reader back at post
+/// `postfeed-bench list`, part 1: how fast the real `postfeed list` puts a reader back at post
 /// 10,000 from saved state and warm caches, against getting there from the network.
 ///
 /// Every run is a fresh `postfeed list --no-images --pages 1 --base-url … --cache-dir …`
@@ -32,7 +32,7 @@ enum RestoreBenchmark {
     }
 
     static func run(
-        server: DetachedFixtureServer, loadedPosts: Int, pageSize: Int, runs: Int, rebuildRuns: Int,
+        server: DetachedFixtureServer, postfeed: String, loadedPosts: Int, pageSize: Int, runs: Int, rebuildRuns: Int,
         scratch: ScratchDirectory
     ) async throws -> Result {
         let baseURL = server.baseURL.absoluteString
@@ -45,7 +45,7 @@ enum RestoreBenchmark {
 
         func list(_ root: URL, pages: Int, marker: String? = nil) -> ChildProcess {
             ChildProcess(
-                executable: ChildProcess.currentExecutable,
+                executable: postfeed,
                 arguments: ["list", "--no-images", "--pages", "\(pages)", "--page-size", "\(pageSize)",
                             "--base-url", baseURL, "--cache-dir", root.path],
                 marker: marker)
@@ -59,20 +59,20 @@ enum RestoreBenchmark {
         // Interleaved so that drift on a shared machine reaches every variant alike.
         var warm: [ChildProcess.Outcome] = [], coldFirstPage: [ChildProcess.Outcome] = [], floor: [ChildProcess.Outcome] = []
         var warmFirstLine = ""
-        let version = ChildProcess(executable: ChildProcess.currentExecutable, arguments: ["--version"])
+        let version = ChildProcess(executable: postfeed, arguments: ["--version"])
         for run in 0..<(runs + 1) {
             let floorRun = try await version.runChecked("postfeed --version")
             try restoreState()
             let warmRun = try await list(warmRoot, pages: 1).runChecked("warm postfeed list")
             warmFirstLine = warmRun.firstLineText
             guard warmFirstLine.trimmingCharacters(in: .whitespaces).hasPrefix(expectedFirst) else {
-                throw CLIError("warm postfeed list printed '\(warmFirstLine)' first, expected post \(loadedPosts + 1)")
+                throw BenchError("warm postfeed list printed '\(warmFirstLine)' first, expected post \(loadedPosts + 1)")
             }
             let coldRoot = scratch.appending("restore-cold-\(run)")
             let coldRun = try await list(coldRoot, pages: 1).runChecked("cold postfeed list")
             try? FileManager.default.removeItem(at: coldRoot)
             guard coldRun.firstLineText.trimmingCharacters(in: .whitespaces).hasPrefix("1. ") else {
-                throw CLIError("cold postfeed list printed '\(coldRun.firstLineText)' first, expected post 1")
+                throw BenchError("cold postfeed list printed '\(coldRun.firstLineText)' first, expected post 1")
             }
             if run > 0 {  // the first round warms the binary and the file system
                 floor.append(floorRun)
@@ -87,7 +87,7 @@ enum RestoreBenchmark {
                 .runChecked("cold postfeed list --pages \(pagesToPlace)")
             try? FileManager.default.removeItem(at: root)
             guard outcome.markerSeen != nil else {
-                throw CLIError("cold postfeed list --pages \(pagesToPlace) did not reach post \(loadedPosts + 1)")
+                throw BenchError("cold postfeed list --pages \(pagesToPlace) did not reach post \(loadedPosts + 1)")
             }
             coldRebuild.append(outcome)
         }
@@ -107,7 +107,7 @@ enum RestoreBenchmark {
         try await FeedClient.withFeedClient(configuration) { client in
             while await client.infinite.count < loadedPosts {
                 guard try await client.infinite.loadMore() > 0 else {
-                    throw CLIError("the fixture backend ran out of posts before \(loadedPosts)")
+                    throw BenchError("the fixture backend ran out of posts before \(loadedPosts)")
                 }
             }
             // Warm the image cache too, as a reader's would be ("warm caches"); `list
@@ -116,10 +116,10 @@ enum RestoreBenchmark {
             let sample = try await client.infinite.posts(in: 0..<min(loadedPosts, 500))
             let images = await client.images(for: sample)
             if let failure = images.compactMap({ $0?.error }).first {
-                throw CLIError("warming the image cache failed: \(failure.message)")
+                throw BenchError("warming the image cache failed: \(failure.message)")
             }
             guard let next = client.repository.pageKey(forPageNumber: loadedPosts / pageSize + 1) else {
-                throw CLIError("the postfeed preset cannot address page \(loadedPosts / pageSize + 1)")
+                throw BenchError("the postfeed preset cannot address page \(loadedPosts / pageSize + 1)")
             }
             _ = try await client.repository.page(next, cachePolicy: .useCache, priority: .high)
             try await client.saveInfinite(anchorIndex: max(0, loadedPosts - pageSize))

@@ -4,26 +4,8 @@ import PostFeed
 import PostFeedHTTP
 import PostFeedServer
 
-struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench",
-        abstract: "Benchmarks, side by side with peers in one run (ratios, not absolute times).",
-        discussion: """
-            The full comparison with URLSession and AsyncHTTPClient lives in the Benchmarks/
-            package ('make bench'); this one needs nothing but curl.
-
-            'bench cache' and 'bench list' measure the caches, the image pipeline, restoring
-            the list from state and scrolling memory (see scripts/bench-cache-list.sh).
-
-            Examples:
-              postfeed bench fetch
-              postfeed bench cache
-              postfeed bench list
-              postfeed bench fetch --count 300 --concurrency 16 --base-url http://127.0.0.1:8080
-            """,
-        subcommands: [Fetch.self, CacheBench.self, ListBench.self, ImageReplayWorker.self, ScrollWorker.self],
-        defaultSubcommand: Fetch.self)
-
+extension PostFeedBench {
+    /// `postfeed-bench fetch`: PostFeed's client vs `curl --parallel` on the same images.
     struct Fetch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "fetch",
@@ -60,7 +42,7 @@ struct Bench: AsyncParsableCommand {
             }
             defer { if let server { Task { await server.shutdown() } } }
             let urls = try await Self.imageURLs(from: root, count: count)
-            Terminal.note("postfeed bench: \(urls.count) image downloads from \(root.absoluteString), \(repeats) runs each")
+            note("postfeed-bench fetch: \(urls.count) image downloads from \(root.absoluteString), \(repeats) runs each")
             print("| concurrency | client | median wall | vs curl |")
             print("|---:|---|---:|---:|")
             for level in levels {
@@ -82,7 +64,7 @@ struct Bench: AsyncParsableCommand {
                 let response = try await client.get(url).requireSuccess()
                 let page = try JSONDecoder().decode(PostListResponse.self, from: response.body)
                 let images = page.posts.compactMap(\.imageURL).compactMap { URL(string: $0, relativeTo: root)?.absoluteURL }
-                guard !images.isEmpty else { throw CLIError("\(url.absoluteString) lists no images to download") }
+                guard !images.isEmpty else { throw BenchError("\(url.absoluteString) lists no images to download") }
                 return (0..<count).map { images[$0 % images.count].appending(queryItems: [URLQueryItem(name: "n", value: "\($0)")]) }
             }
         }
@@ -123,7 +105,7 @@ struct Bench: AsyncParsableCommand {
                 try process.run()
                 process.waitUntilExit()
             }
-            guard process.terminationStatus == 0 else { throw CLIError("curl exited with status \(process.terminationStatus); is curl installed?") }
+            guard process.terminationStatus == 0 else { throw BenchError("curl exited with status \(process.terminationStatus); is curl installed?") }
             return elapsed
         }
 

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import PostFeedServer
 
-extension Bench {
-    /// `postfeed bench cache`: memory hit, disk hit, warm replay vs cold network, coalescing.
+extension PostFeedBench {
+    /// `postfeed-bench cache`: memory hit, disk hit, warm replay vs cold network, coalescing.
     struct CacheBench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "cache",
@@ -18,9 +18,9 @@ extension Bench {
                 ratios (measured side by side in one run) are the result.
 
                 Examples:
-                  postfeed bench cache
-                  postfeed bench cache --only memory,disk --repetitions 7
-                  postfeed bench cache --disk-large-entries 20000 --disk-large-entry-size 30720
+                  postfeed-bench cache
+                  postfeed-bench cache --only memory,disk --repetitions 7
+                  postfeed-bench cache --disk-large-entries 20000 --disk-large-entry-size 30720
                 """)
 
         @Option(help: "Parts to run, comma-separated: memory, disk, replay, coalescing.")
@@ -97,7 +97,7 @@ extension Bench {
         func run() async throws {
             let scratch = try ScratchDirectory("cache")
             defer { scratch.remove() }
-            print("## postfeed bench cache\n")
+            print("## postfeed-bench cache\n")
             print("Machine: \(BenchMachine.description)\n")
             if parts.contains("memory") { try await runMemory() }
             if parts.contains("disk") { try await runDisk(scratch: scratch) }
@@ -183,7 +183,7 @@ extension Bench {
         }
 
         private func runReplay(server: DetachedFixtureServer, scratch: ScratchDirectory) async throws {
-            print("### Warm replay vs cold network: \(images) images (fixture images, unique `?n=i`) through `ImagePipeline`, \(imageConcurrency) in flight, each pass a fresh `postfeed` process timed from outside (median of \(replayRepetitions))\n")
+            print("### Warm replay vs cold network: \(images) images (fixture images, unique `?n=i`) through `ImagePipeline`, \(imageConcurrency) in flight, each pass a fresh `postfeed-bench image-replay-worker` process timed from outside (median of \(replayRepetitions))\n")
             let result = try await ImagePipelineBenchmark.replay(
                 server: server, count: images, concurrency: imageConcurrency, repetitions: replayRepetitions, scratch: scratch)
             let table = MarkdownTable([("pass", false), ("sources", false), ("process wall (outside)", true), ("process CPU", true),
@@ -213,24 +213,5 @@ extension Bench {
             print("")
             print("Target: exactly 1 transfer per round, every caller served — \(BenchFormat.verdict(allOne)).\n")
         }
-    }
-}
-
-/// What the numbers were measured on.
-enum BenchMachine {
-    static var description: String {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let memory = Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30)
-        var os = "Linux"
-        if let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
-           let line = release.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) {
-            os = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        }
-        #if DEBUG
-        let build = "debug build (numbers are not representative)"
-        #else
-        let build = "release build"
-        #endif
-        return "\(cores) cores, \(String(format: "%.0f", memory)) GiB, \(os), \(build)"
     }
 }

@@ -1,146 +1,5 @@
 import Foundation
 
-// Shared by `postfeed bench cache` and `postfeed bench list`: statistics, Markdown tables,
-// child processes timed from outside, memory readings, scratch directories.
-
-// MARK: Statistics
-
-/// Order statistics over a set of samples.
-struct BenchSamples {
-    private(set) var sorted: [Double]
-
-    init(_ samples: [Double]) {
-        sorted = samples.sorted()
-    }
-
-    var count: Int { sorted.count }
-    var median: Double { percentile(50) }
-    var minimum: Double { sorted.first ?? .nan }
-    var maximum: Double { sorted.last ?? .nan }
-    var mean: Double { sorted.isEmpty ? .nan : sorted.reduce(0, +) / Double(sorted.count) }
-
-    /// Nearest-rank percentile, `p` in 0…100.
-    func percentile(_ p: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
-        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
-        return sorted[min(max(rank, 0), sorted.count - 1)]
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
-
-// MARK: Output
-
-/// A Markdown table, printed row by row as results arrive.
-struct MarkdownTable {
-    let columns: [String]
-    /// `true` for right-aligned (numeric) columns.
-    let rightAligned: [Bool]
-
-    /// Column titles, each with `true` when its values are right-aligned (numbers).
-    init(_ columns: [(String, Bool)]) {
-        self.columns = columns.map(\.0)
-        self.rightAligned = columns.map(\.1)
-    }
-
-    func printHeader() {
-        print("| " + columns.joined(separator: " | ") + " |")
-        print("|" + rightAligned.map { $0 ? "---:" : "---" }.joined(separator: "|") + "|")
-        flushStandardOutput()
-    }
-
-    func printRow(_ cells: [String]) {
-        print("| " + cells.joined(separator: " | ") + " |")
-        flushStandardOutput()
-    }
-}
-
-enum BenchFormat {
-    static func milliseconds(_ seconds: Double) -> String {
-        seconds < 0.01 ? String(format: "%.2f ms", seconds * 1000) : String(format: "%.1f ms", seconds * 1000)
-    }
-
-    static func microseconds(_ seconds: Double) -> String {
-        String(format: "%.1f µs", seconds * 1e6)
-    }
-
-    static func nanoseconds(_ value: Double) -> String {
-        String(format: "%.1f ns", value)
-    }
-
-    static func ratio(_ value: Double) -> String {
-        String(format: "%.2f×", value)
-    }
-
-    static func mebibytes(_ kibibytes: Int) -> String {
-        String(format: "%.1f MiB", Double(kibibytes) / 1024)
-    }
-
-    static func count(_ value: Int) -> String {
-        value >= 1000 && value % 1000 == 0 ? "\(value / 1000)k" : "\(value)"
-    }
-
-    static func bytes(_ value: Int) -> String {
-        value >= 1024 && value % 1024 == 0 ? "\(value / 1024) KiB" : "\(value) B"
-    }
-
-    /// `met` / `missed` for a target check.
-    static func verdict(_ met: Bool) -> String { met ? "met" : "**missed**" }
-}
-
-// MARK: Memory
-
-/// This process's memory as the kernel reports it in `/proc/self/status`.
-struct ProcessMemory: Sendable {
-    /// Peak resident set size (`VmHWM`), KiB.
-    var peakResidentKiB: Int
-    /// Current resident set size (`VmRSS`), KiB.
-    var residentKiB: Int
-
-    static func current() -> ProcessMemory {
-        var memory = ProcessMemory(peakResidentKiB: 0, residentKiB: 0)
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return memory }
-        for line in text.split(separator: "\n") {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard fields.count >= 2, let value = Int(fields[1]) else { continue }
-            if fields[0] == "VmHWM:" { memory.peakResidentKiB = value }
-            if fields[0] == "VmRSS:" { memory.residentKiB = value }
-        }
-        return memory
-    }
-}
-
-// MARK: Scratch space
-
-/// A fresh directory under the system's temporary folder, removed by ``remove()``.
-struct ScratchDirectory {
-    let url: URL
-
-    init(_ label: String) throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("postfeed-bench-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
-                                    isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    var path: String { url.path }
-
-    func appending(_ component: String, isDirectory: Bool = true) -> URL {
-        url.appendingPathComponent(component, isDirectory: isDirectory)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
-// MARK: Child processes
-
 /// A program run as a child process and timed from outside: from just before `posix_spawn`
 /// to its first line on standard output, and to its exit.
 ///
@@ -174,7 +33,8 @@ struct ChildProcess: Sendable {
     /// Text whose first appearance on standard output is timed (``Outcome/markerSeen``).
     var marker: String? = nil
 
-    /// The running `postfeed` binary (resolved through `/proc/self/exe`).
+    /// The running executable (resolved through `/proc/self/exe`): `postfeed-bench`, which
+    /// re-executes itself for its worker modes.
     static var currentExecutable: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -198,14 +58,14 @@ struct ChildProcess: Sendable {
     func runChecked(_ what: String) async throws -> Outcome {
         let outcome = try await run()
         guard outcome.succeeded else {
-            throw CLIError("\(what) failed (exit status \(outcome.status)): \(outcome.standardError.suffix(2000))")
+            throw BenchError("\(what) failed (exit status \(outcome.status)): \(outcome.standardError.suffix(2000))")
         }
         return outcome
     }
 
     private func runBlocking() throws -> Outcome {
         var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else { throw CLIError("pipe failed: \(String(cString: strerror(errno)))") }
+        guard pipe(&pipeEnds) == 0 else { throw BenchError("pipe failed: \(String(cString: strerror(errno)))") }
         // Not inherited by other children (Glibc's pipe2 is not visible to Swift).
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let errorFile = FileManager.default.temporaryDirectory
@@ -233,7 +93,7 @@ struct ChildProcess: Sendable {
         close(pipeEnds[1])
         guard spawned == 0 else {
             close(pipeEnds[0])
-            throw CLIError("cannot start \(executable): \(String(cString: strerror(spawned)))")
+            throw BenchError("cannot start \(executable): \(String(cString: strerror(spawned)))")
         }
 
         var output = Data()
@@ -267,20 +127,5 @@ struct ChildProcess: Sendable {
         let exitCode: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
         return Outcome(firstLine: firstLine, markerSeen: markerSeen, exit: exit, cpu: cpu, status: exitCode, standardOutput: output, standardError: errors)
-    }
-}
-
-// MARK: Blocking work off the cooperative pool
-
-/// Runs `body` on a dedicated thread and returns its result. For measurements that block
-/// (thread hammering, synchronous disk I/O) while a server in this process must keep its
-/// share of the cooperative pool.
-func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(with: Result { try body() })
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 }
