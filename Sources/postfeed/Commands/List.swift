@@ -73,106 +73,75 @@ struct List: AsyncParsableCommand {
             return try await command.run()
         }
         let ordering = sort
-        let (json, noImages, pageCount) = (json, noImages, pages)
+        let noImages = noImages
         try await Session.run(backend, configure: {
             $0.infinite.ordering = ordering
             $0.infinite.unseenOnly = unseen
             // --no-images fetches none, also not in the background.
             if noImages { $0.infinite.imagePrefetchCount = 0 }
         }) { client in
-            // --restart simply does not resume: the first page loaded replaces the saved place,
-            // so a restart that fails before loading anything leaves the old place intact.
-            let resumed = restart ? await client.restartInfinite() : try await client.resumeInfinite()
-            resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
-            let feed = client.infinite
-            let start = await feed.count
-            let lines = ListLines(client: client, start: start, fetchImages: !noImages)
-            // Text: each page is printed as soon as it is loaded (with its images), then the
-            // place is saved after it, so the saved place never runs ahead of what the reader
-            // saw, whatever ends the run. JSON is one document, printed at the end.
-            // A page that fails after others loaded ends the loop: the pages before it stand and
-            // are saved before the failure is reported. SIGINT/SIGTERM end it the same way (see
-            // `Interruption`).
-            let (progress, interruption) = await Interruption.run { () -> LoadProgress in
-                var progress = LoadProgress(printedEnd: start, place: resumed.anchorIndex)
-                for page in 1...pageCount {
-                    if Task.isCancelled { break }
-                    Terminal.progress("loading page \(page) of \(pageCount)…")
-                    do {
-                        let pageStart = await feed.count
-                        guard try await feed.loadMore() > 0 else { break }
-                        // The reader's place: the top of the last page printed.
-                        progress.place = pageStart
-                        // JSON is printed at the end, and the place saved after it.
-                        guard !json else { continue }
-                        Terminal.endProgress()
-                        progress.printedEnd = try await lines.printText(from: progress.printedEnd)
-                        // The write is atomic, so a kill never tears it.
-                        try await client.saveInfinite(anchorIndex: pageStart).forEach { Terminal.note("postfeed: \($0)") }
-                        progress.savedEnd = await feed.count
-                    } catch {
-                        progress.failure = error
-                        break
-                    }
-                }
-                return progress
-            }
-            Terminal.endProgress()
-            // A load cut short by the signal is not a failure: the pages before it stand.
-            let failureToReport = interruption == nil ? progress.failure : nil
-            let end = await feed.count
-            if let failureToReport, end == start { throw failureToReport }
-            let hasMore = await feed.hasMore
-            let total = await feed.totalCount
-            let stale = await feed.isShowingStaleContent
-            if json {
-                let all = try await lines.make(start..<end, images: interruption == nil)
-                try JSONOutput.print(ListOutput(
-                    mode: "infinite", posts: all, loaded: end, totalCount: total, endReached: !hasMore,
-                    stale: stale, notices: resumed.notices))
-            } else {
-                // Posts loaded but not printed yet (none unless a save failed after a print).
-                _ = try await lines.printText(from: progress.printedEnd, images: interruption == nil)
-                if stale { Terminal.note("postfeed: the network failed; some pages come from the cache and may be out of date") }
-            }
-            // The top of the last page printed is where the reader is; already saved so after
-            // the last page unless nothing new was loaded (then the place stays where it was).
-            if progress.savedEnd != end {
-                try await client.saveInfinite(anchorIndex: progress.place).forEach { Terminal.note("postfeed: \($0)") }
-            }
-            if let interruption {
-                Terminal.note(
-                    "postfeed: interrupted by \(Interruption.name(of: interruption)) after \(end - start) new posts; "
-                        + "the place is saved, and 'postfeed list' continues after post \(end)")
-                throw ExitCode(Interruption.exitStatus(for: interruption))
-            }
-            if let failureToReport { throw failureToReport }
-            if json { return }
-            if !hasMore {
-                print(end == start ? "End of the feed: all \(end) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(end) posts) —")
-            } else {
-                print("— \(end)\(total.map { " of \($0)" } ?? "") posts loaded; 'postfeed list' continues —")
-            }
+            try await read(client)
         }
     }
-}
 
-/// How far one `list` run got: what it printed, what it saved, what stopped it.
-private struct LoadProgress: Sendable {
-    /// The feed index after the last post printed.
-    var printedEnd: Int
-    /// The feed index of the reader's place: the first post of the last page loaded, or
-    /// the restored place while none was.
-    var place: Int
-    /// The feed's count when the place was last saved; `nil` before the first save.
-    var savedEnd: Int?
-    var failure: (any Error)?
+    /// The infinite feed's run: resume, read the pages, print, save the place after them.
+    private func read(_ client: FeedClient) async throws {
+        let (json, noImages, pageCount) = (json, noImages, pages)
+        // --restart simply does not resume: the first page loaded replaces the saved place,
+        // so a restart that fails before loading anything leaves the old place intact.
+        let resumed = restart ? await client.restartInfinite() : try await client.resumeInfinite()
+        resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
+        let lines = ListLines(client: client, fetchImages: !noImages)
+        // Text: each page is printed as soon as it is loaded (with its images), and the
+        // library saves the place after it. JSON is one document, printed at the end, and
+        // the place saved after it. SIGINT/SIGTERM cancel the reading (see `Interruption`).
+        let printer: @Sendable (Range<Int>) async throws -> Void = { range in
+            Terminal.endProgress()
+            try await lines.printText(range)
+        }
+        let printPage = json ? nil : printer
+        let showLoading: @Sendable (Int) -> Void = { Terminal.progress("loading page \($0) of \(pageCount)…") }
+        let (reading, interruption) = await Interruption.run { () async -> InfiniteReading in
+            await client.readInfinite(pages: pageCount, after: resumed, onLoading: showLoading, onPage: printPage)
+        }
+        Terminal.endProgress()
+        reading.notices.forEach { Terminal.note("postfeed: \($0)") }
+        // A load cut short by the signal is not a failure: the pages before it stand.
+        let failureToReport = interruption == nil ? reading.failure : nil
+        if let failureToReport, reading.end == reading.start { throw failureToReport }
+        if json {
+            let all = try await lines.make(reading.start..<reading.end, images: interruption == nil)
+            try JSONOutput.print(ListOutput(
+                mode: "infinite", posts: all, loaded: reading.end, totalCount: reading.totalCount,
+                endReached: !reading.hasMore, stale: reading.isStale, notices: resumed.notices))
+        } else {
+            // Posts loaded but not printed yet (none unless the run was cut short).
+            try await lines.printText(reading.delivered..<reading.end, images: interruption == nil)
+            if reading.isStale {
+                Terminal.note("postfeed: the network failed; some pages come from the cache and may be out of date")
+            }
+        }
+        try await client.savePlace(after: reading).forEach { Terminal.note("postfeed: \($0)") }
+        let end = reading.end
+        if let interruption {
+            Terminal.note(
+                "postfeed: interrupted by \(Interruption.name(of: interruption)) after \(end - reading.start) new posts; "
+                    + "the place is saved, and 'postfeed list' continues after post \(end)")
+            throw ExitCode(Interruption.exitStatus(for: interruption))
+        }
+        if let failureToReport { throw failureToReport }
+        if json { return }
+        if !reading.hasMore {
+            print(end == reading.start ? "End of the feed: all \(end) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(end) posts) —")
+        } else {
+            print("— \(end)\(reading.totalCount.map { " of \($0)" } ?? "") posts loaded; 'postfeed list' continues —")
+        }
+    }
 }
 
 /// Makes and prints `list`'s lines: posts of the infinite feed with their images.
 private struct ListLines: Sendable {
     let client: FeedClient
-    let start: Int
     let fetchImages: Bool
 
     /// Lines for the posts at `range`, with their images unless `images` is `false` or the
@@ -193,17 +162,15 @@ private struct ListLines: Sendable {
         return lines
     }
 
-    /// Prints the posts from feed index `index` to the end of what is loaded; returns the new end.
-    func printText(from index: Int, images: Bool = true) async throws -> Int {
-        let end = await client.infinite.count
-        guard index < end else { return index }
-        let text = try await make(index..<end, images: images).map { PostRenderer.listEntry($0) + "\n" }.joined()
+    /// Prints the posts at feed indices `range` (nothing when it is empty).
+    func printText(_ range: Range<Int>, images: Bool = true) async throws {
+        guard !range.isEmpty else { return }
+        let text = try await make(range, images: images).map { PostRenderer.listEntry($0) + "\n" }.joined()
         do {
             try StandardStream.output.write(text)
         } catch {
-            throw CLIError("\(error); the saved place stays after post \(index), so the next run shows these posts again")
+            throw CLIError("\(error); the saved place stays before post \(range.lowerBound + 1), so the next run shows these posts again")
         }
-        return end
     }
 }
 

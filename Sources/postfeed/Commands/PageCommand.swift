@@ -56,55 +56,31 @@ struct PageCommand: AsyncParsableCommand {
 
     func run() async throws {
         let noImages = noImages
+        let navigation: PageNavigation = if let number { .number(number) }
+            else if first { .first } else if next { .next } else if previous { .previous } else if last { .last } else { .saved }
         // --no-images fetches none, also not in the background.
         try await Session.run(backend, configure: { $0.paged.prefetchImages = !noImages }) { client in
-            let feed = client.paged
-            let resumed = try await client.resumePaged(page: number ?? (first ? 1 : nil))
-            resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
-            if next {
-                guard await feed.hasNext else {
-                    throw CLIError("page \(await feed.currentPage) is the last page; there is no next one ('postfeed page --first' starts over)")
-                }
-                try await feed.next()
-            }
-            if previous {
-                guard await feed.hasPrevious else {
-                    throw CLIError("page \(await feed.currentPage) is the first page; there is no previous one")
-                }
-                try await feed.previous()
-            }
-            if last { try await feed.last() }
-            var anchor = (number == nil && !next && !previous && !last && !first) ? resumed.anchorIndex : 0
             var output: [ListOutput] = []
-            for round in 0..<count {
-                if round > 0 {
-                    guard await feed.hasNext else { break }
-                    try await feed.next()
-                    anchor = 0
-                }
-                let posts = await feed.posts
-                let page = await feed.currentPage
-                let size = client.configuration.pageSize
-                let images = noImages ? Array(repeating: nil, count: posts.count) : await client.images(for: posts)
-                let lines = zip(posts, images).enumerated().map { offset, pair in
+            try await client.readPages(navigation, count: count) { page in
+                page.notices.forEach { Terminal.note("postfeed: \($0)") }
+                let images = noImages ? Array(repeating: nil, count: page.posts.count) : await client.images(for: page.posts)
+                let lines = zip(page.posts, images).enumerated().map { offset, pair in
                     PostLine(
-                        position: PlaceConverter.position(page: page, indexInPage: offset, pageSize: size), post: pair.0,
+                        position: PlaceConverter.saturatingAdd(page.firstPosition, offset), post: pair.0,
                         image: pair.1.map(ImageSummary.init))
                 }
-                try await client.savePaged(anchorIndexInPage: anchor).forEach { Terminal.note("postfeed: \($0)") }
-                let totalPages = await feed.totalPages
                 let result = ListOutput(
-                    mode: "paged", page: page, totalPages: totalPages, posts: lines, totalCount: await feed.totalCount,
-                    endReached: !(await feed.hasNext), stale: await feed.isStale, notices: resumed.notices)
+                    mode: "paged", page: page.page, totalPages: page.totalPages, posts: lines, totalCount: page.totalCount,
+                    endReached: page.isLast, stale: page.isStale, notices: page.notices)
                 if json {
                     output.append(result)
-                    continue
+                    return
                 }
-                var text = "Page \(page)\(totalPages.map { " of \($0)" } ?? "")\n"
+                var text = "Page \(page.page)\(page.totalPages.map { " of \($0)" } ?? "")\n"
                 for line in lines { text += PostRenderer.listEntry(line) + "\n" }
                 try StandardStream.output.write(text)
-                if result.stale { Terminal.note("postfeed: the network failed; page \(page) comes from the cache and may be out of date") }
-                if result.endReached { print("— last page —") }
+                if page.isStale { Terminal.note("postfeed: the network failed; page \(page.page) comes from the cache and may be out of date") }
+                if page.isLast { print("— last page —") }
             }
             if json {
                 if output.count == 1, let only = output.first { try JSONOutput.print(only) } else { try JSONOutput.print(output) }

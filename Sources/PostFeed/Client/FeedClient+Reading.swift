@@ -1,0 +1,187 @@
+import Foundation
+import PostFeedHTTP
+
+/// What ``FeedClient/readInfinite(pages:after:onLoading:onPage:)`` did: which posts it loaded
+/// and handed over, where it left the reader, and what stopped it.
+public struct InfiniteReading: Sendable {
+    /// Feed index of the first post this reading loaded.
+    public var start: Int
+    /// The feed's count when the reading ended.
+    public var end: Int
+    /// Feed index of the reader's place: the first post of the last page loaded, or the
+    /// resumed place when no page was.
+    public var place: Int
+    /// Feed index after the last post handed to `onPage`.
+    public var delivered: Int
+    /// The feed's count when the place was last saved; `nil` before the first save.
+    public var savedEnd: Int?
+    /// More pages follow.
+    public var hasMore: Bool
+    /// Total number of posts, when the backend said.
+    public var totalCount: Int?
+    /// Some page came from the cache because the network failed.
+    public var isStale: Bool
+    /// What ended the reading early: a page that failed after others loaded, `onPage`
+    /// failing (output that could not be written), a save that failed, or cancellation.
+    public var failure: (any Error)?
+    /// One line each from the saves (another process's place replaced).
+    public var notices: [String]
+}
+
+/// Where ``FeedClient/readPages(_:count:onPage:)`` starts.
+public enum PageNavigation: Sendable, Equatable {
+    /// The saved page (page 1 on a first run; the last page when the saved one is past the end).
+    case saved
+    /// Page `n`; past the end it is an error.
+    case number(Int)
+    /// The page after / before the saved one, the first, the last.
+    case next, previous, first, last
+}
+
+/// One page shown by ``FeedClient/readPages(_:count:onPage:)``.
+public struct PageReading: Sendable {
+    /// The page's 1-based number.
+    public var page: Int
+    /// Its posts, in the backend's order.
+    public var posts: [Post]
+    /// Pages in all, when known.
+    public var totalPages: Int?
+    /// Posts in all, when known.
+    public var totalCount: Int?
+    /// No page follows.
+    public var isLast: Bool
+    /// It came from the cache because the network failed.
+    public var isStale: Bool
+    /// 1-based position in the whole list of `posts[0]`.
+    public var firstPosition: Int
+    /// One line each: a state file set aside, the saved page past the end, a replaced place.
+    public var notices: [String]
+}
+
+extension FeedClient {
+    // MARK: Infinite
+
+    /// Loads `pages` more pages of the infinite feed after where it stands (`resumed` is
+    /// what ``resumeInfinite()`` or ``restartInfinite()`` reported), handing each page's posts to
+    /// `onPage` as their feed indices and saving the reader's place after it: the top of
+    /// the page just handed over. What `postfeed list` does.
+    ///
+    /// The place never runs ahead of what was handed over, whatever ends the run: a page
+    /// that fails, `onPage` throwing, cancellation (the task's, e.g. on SIGINT). Those are
+    /// reported in ``InfiniteReading/failure``, not thrown. With `onPage` `nil`, nothing is
+    /// handed over or saved per page: print what was loaded, then call
+    /// ``savePlace(after:)``.
+    ///
+    /// ```swift
+    /// let resumed = try await client.resumeInfinite()
+    /// let reading = await client.readInfinite(pages: 3, after: resumed, onPage: { range in
+    ///     for post in try await client.infinite.posts(in: range) { print(post.title) }
+    /// })
+    /// try await client.savePlace(after: reading)
+    /// ```
+    /// - Parameter onLoading: called before each page loads, with its number in this run (1…`pages`).
+    public func readInfinite(
+        pages: Int, after resumed: ResumeReport, onLoading: (@Sendable (Int) -> Void)? = nil, onPage: (@Sendable (Range<Int>) async throws -> Void)? = nil
+    ) async -> InfiniteReading {
+        let start = await infinite.count
+        var reading = InfiniteReading(
+            start: start, end: start, place: resumed.anchorIndex, delivered: start, savedEnd: nil, hasMore: true,
+            totalCount: nil, isStale: false, failure: nil, notices: [])
+        for number in 1...max(pages, 1) {
+            if Task.isCancelled { break }
+            onLoading?(number)
+            let pageStart = await infinite.count
+            do {
+                guard try await infinite.loadMore() > 0 else { break }
+            } catch {
+                reading.failure = error
+                break
+            }
+            guard let onPage else {
+                reading.place = pageStart
+                continue
+            }
+            do {
+                try await onPage(reading.delivered..<(await infinite.count))
+                // Only a page handed over can be the place.
+                reading.place = pageStart
+                reading.delivered = await infinite.count
+                // The write is atomic, so a kill never tears it.
+                reading.notices += try await saveInfinite(anchorIndex: pageStart)
+                reading.savedEnd = await infinite.count
+            } catch {
+                reading.failure = error
+                break
+            }
+        }
+        reading.end = await infinite.count
+        reading.hasMore = await infinite.hasMore
+        reading.totalCount = await infinite.totalCount
+        reading.isStale = await infinite.isShowingStaleContent
+        return reading
+    }
+
+    /// Saves the place `reading` left the reader at, unless it was saved after its last
+    /// page already. Call it after the posts were handed to the reader.
+    /// - Returns: one line each when another process's place was replaced.
+    @discardableResult
+    public func savePlace(after reading: InfiniteReading) async throws(ListStateError) -> [String] {
+        guard reading.savedEnd != reading.end else { return [] }
+        return try await saveInfinite(anchorIndex: reading.place)
+    }
+
+    // MARK: Numbered pages
+
+    /// Opens numbered mode where `navigation` says and shows `count` pages from there,
+    /// handing each to `onPage` after its place was saved. What `postfeed page` does.
+    ///
+    /// - Throws: ``RepositoryError`` `.pageOutOfRange` for a page past the end, or for
+    ///   `.next` on the last page and `.previous` on the first (nothing is saved then).
+    public func readPages(
+        _ navigation: PageNavigation, count: Int = 1, onPage: (PageReading) async throws -> Void
+    ) async throws -> Void {
+        let feed = paged
+        let requested: Int? = switch navigation {
+        case .number(let number): number
+        case .first: 1
+        default: nil
+        }
+        let resumed = try await resumePaged(page: requested)
+        switch navigation {
+        case .next:
+            guard await feed.hasNext else {
+                let page = await feed.currentPage
+                throw RepositoryError(
+                    .pageOutOfRange, url: nil, page: .number(page),
+                    message: "page \(page) is the last page; there is no next one ('postfeed page --first' starts over)")
+            }
+            try await feed.next()
+        case .previous:
+            guard await feed.hasPrevious else {
+                let page = await feed.currentPage
+                throw RepositoryError(
+                    .pageOutOfRange, url: nil, page: .number(page), message: "page \(page) is the first page; there is no previous one")
+            }
+            try await feed.previous()
+        case .last:
+            try await feed.last()
+        case .saved, .number, .first:
+            break
+        }
+        var anchor = navigation == .saved ? resumed.anchorIndex : 0
+        for round in 0..<max(count, 1) {
+            if round > 0 {
+                guard await feed.hasNext else { break }
+                try await feed.next()
+                anchor = 0
+            }
+            let page = await feed.currentPage
+            let notices = try await savePaged(anchorIndexInPage: anchor)
+            try await onPage(PageReading(
+                page: page, posts: await feed.posts, totalPages: await feed.totalPages, totalCount: await feed.totalCount,
+                isLast: !(await feed.hasNext), isStale: await feed.isStale,
+                firstPosition: PlaceConverter.position(page: page, indexInPage: 0, pageSize: configuration.pageSize),
+                notices: (round == 0 ? resumed.notices : []) + notices))
+        }
+    }
+}

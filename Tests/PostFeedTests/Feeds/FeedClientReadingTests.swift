@@ -1,0 +1,76 @@
+import Foundation
+import PostFeed
+import PostFeedServer
+import Testing
+
+/// The reading loop of `postfeed list` and the page navigation of `postfeed page` are
+/// library calls a Swift service uses exactly as the CLI does.
+@Suite("FeedClient reading")
+struct FeedClientReadingTests {
+    struct OutputFailed: Error {}
+
+    @Test("readInfinite hands over each page and saves the place at its top after it")
+    func readInfiniteSavesAfterEachPage() async throws {
+        try await FeedTestSupport.withClient(pageSize: 10) { client, _, root in
+            // When
+            let resumed = try await client.resumeInfinite()
+            let handed = Handed()
+            let reading = await client.readInfinite(pages: 3, after: resumed, onPage: { range in await handed.add(range) })
+
+            // Then: three pages handed over, the place at post #21
+            #expect(await handed.ranges == [0..<10, 10..<20, 20..<30])
+            #expect(reading.failure == nil && reading.end == 30 && reading.place == 20 && reading.savedEnd == 30)
+            let state = try #require(Self.infiniteState(root, client))
+            #expect(state.anchor?.index == 20 && state.loadedPostIDs.count == 30)
+        }
+    }
+
+    @Test("a page that cannot be handed over is not the place: the save stays before it")
+    func failedHandOver() async throws {
+        try await FeedTestSupport.withClient(pageSize: 10) { client, _, root in
+            let resumed = try await client.resumeInfinite()
+            let reading = await client.readInfinite(pages: 3, after: resumed, onPage: { range in
+                if range.lowerBound >= 10 { throw OutputFailed() }
+            })
+            #expect(reading.failure is OutputFailed)
+            #expect(reading.place == 0 && reading.delivered == 10 && reading.savedEnd == 10)
+            try await client.savePlace(after: reading)
+            let state = try #require(Self.infiniteState(root, client))
+            #expect(state.anchor?.index == 0, "the place moved past a page the reader never got")
+        }
+    }
+
+    @Test("readPages: next and previous from the saved page, an error at the ends, count pages")
+    func readPages() async throws {
+        try await FeedTestSupport.withClient(pageSize: 10) { client, _, _ in
+            var shown: [Int] = []
+            try await client.readPages(.number(24), count: 3) { shown.append($0.page) }
+            #expect(shown == [24, 25])
+            await #expect(throws: RepositoryError.self) {
+                try await client.readPages(.next) { _ in }
+            }
+            try await client.readPages(.previous) { shown.append($0.page) }
+            #expect(shown.last == 24)
+            try await client.readPages(.first) { page in
+                #expect(page.firstPosition == 1 && page.posts.count == 10)
+                shown.append(page.page)
+            }
+            await #expect(throws: RepositoryError.self) {
+                try await client.readPages(.previous) { _ in }
+            }
+            #expect(shown.last == 1)
+        }
+    }
+
+    static func infiniteState(_ root: URL, _ client: FeedClient) -> ListState? {
+        if case .restored(let state) = ListStateStore(cacheRoot: root).load(mode: .infinite, backendIdentity: client.backend.identity) {
+            return state
+        }
+        return nil
+    }
+
+    actor Handed {
+        var ranges: [Range<Int>] = []
+        func add(_ range: Range<Int>) { ranges.append(range) }
+    }
+}
