@@ -31,15 +31,13 @@ struct CacheCommand: AsyncParsableCommand {
 
         var location: CacheLocation { CacheLocation.resolve(explicit: cacheDirectory) }
 
-        /// Both disk layers, by name. Opening creates the folders when missing.
+        /// Both disk layers, by name, opened with the settings the client uses (the same
+        /// size limits, so `stats` and `prune` judge the caches as a run does).
         func openCaches() throws -> [(name: String, cache: DiskCache)] {
-            let location = self.location
-            return try [("ImageCache", location.imageCache), ("PageCache", location.pageCache)].map { name, url in
-                do {
-                    return (name, try DiskCache(directory: url))
-                } catch {
-                    throw CLIError("cannot open \(url.path): \(error)")
-                }
+            do {
+                return try FeedStorage(location: location).diskCaches
+            } catch {
+                throw CLIError("\(error)")
             }
         }
     }

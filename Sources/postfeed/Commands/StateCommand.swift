@@ -24,6 +24,7 @@ struct StateCommand: AsyncParsableCommand {
             try BackendOptions.validateCacheDirectory(cacheDirectory)
         }
 
+        /// The state store of the cache root, as a client on it uses (no cache is opened).
         var store: ListStateStore { ListStateStore(cacheRoot: CacheLocation.resolve(explicit: cacheDirectory).root) }
     }
 

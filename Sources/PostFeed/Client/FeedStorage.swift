@@ -1,0 +1,57 @@
+import Foundation
+import PostFeedCache
+
+/// What a ``FeedClient`` keeps on disk under one cache root, opened with the client's own
+/// settings but without a backend or an HTTP engine: for maintenance (`postfeed cache`,
+/// `postfeed state`) and tools that inspect a cache a client wrote.
+///
+/// ```swift
+/// let storage = try FeedStorage(location: .resolve())
+/// print(storage.pageCache.statistics().sizeLimit)   // 64 MiB, as the client uses
+/// ```
+public struct FeedStorage: Sendable {
+    /// The image disk layer's default settings (size limit 256 MiB).
+    public static let defaultImageCache = DiskCache.Configuration()
+    /// The page disk layer's default settings (size limit 64 MiB).
+    public static let defaultPageCache = DiskCache.Configuration(sizeLimit: 64 << 20)
+
+    /// The cache root and its folders.
+    public let location: CacheLocation
+    /// `<root>/ImageCache`.
+    public let imageCache: DiskCache
+    /// `<root>/PageCache`.
+    public let pageCache: DiskCache
+    /// `<root>/State`: each list mode's saved place.
+    public let stateStore: ListStateStore
+
+    /// Opens the disk layers at `location` with the given settings (a client's
+    /// ``FeedClient/Configuration`` passes its own), creating their folders when missing.
+    /// - Throws: ``FeedClientError`` `.cacheUnavailable` naming the folder that cannot be used.
+    public init(
+        location: CacheLocation, imageCache: DiskCache.Configuration = Self.defaultImageCache,
+        pageCache: DiskCache.Configuration = Self.defaultPageCache
+    ) throws(FeedClientError) {
+        self.location = location
+        self.imageCache = try Self.open(location.imageCache, imageCache)
+        self.pageCache = try Self.open(location.pageCache, pageCache)
+        self.stateStore = ListStateStore(cacheRoot: location.root)
+    }
+
+    /// The same storage as a client with `configuration` uses.
+    public init(_ configuration: FeedClient.Configuration) throws(FeedClientError) {
+        try self.init(location: configuration.cacheLocation, imageCache: configuration.imageCache, pageCache: configuration.pageCache)
+    }
+
+    /// Both disk layers by folder name, images first.
+    public var diskCaches: [(name: String, cache: DiskCache)] {
+        [("ImageCache", imageCache), ("PageCache", pageCache)]
+    }
+
+    private static func open(_ url: URL, _ configuration: DiskCache.Configuration) throws(FeedClientError) -> DiskCache {
+        do {
+            return try DiskCache(directory: url, configuration: configuration)
+        } catch {
+            throw FeedClientError(.cacheUnavailable, "cannot open \(url.path): \(error)")
+        }
+    }
+}
