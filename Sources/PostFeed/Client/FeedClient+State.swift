@@ -17,7 +17,9 @@ public struct ResumeReport: Sendable {
 
 /// What switching modes did.
 public struct ModeSwitchReport: Sendable {
+    /// The mode the place came from.
     public var from: ListMode
+    /// The mode now current.
     public var to: ListMode
     /// The page paged mode opens at (when switching to paged).
     public var page: Int?
@@ -28,6 +30,7 @@ public struct ModeSwitchReport: Sendable {
     /// `to` was already the current mode: nothing was converted or saved, and `page` and
     /// `anchor` are the place it keeps.
     public var alreadyCurrent: Bool
+    /// One line each: a state file set aside, another process's place replaced.
     public var notices: [String]
 }
 

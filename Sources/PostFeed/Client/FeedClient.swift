@@ -74,7 +74,9 @@ public final class FeedClient: Sendable {
 
     /// The configuration this client was built with.
     public let configuration: Configuration
+    /// The backend both modes read (``Configuration/backend``).
     public var backend: BackendDescription { configuration.backend }
+    /// The cache root and its folders (``Configuration/cacheLocation``).
     public var cacheLocation: CacheLocation { configuration.cacheLocation }
     /// The one HTTP engine (libcurl), shared by the repository and the image pipeline;
     /// stopped by ``shutdown()``.
@@ -103,6 +105,10 @@ public final class FeedClient: Sendable {
     /// next save builds on, so a save overtaken by another process merges with it.
     let stateGenerations = Mutex<[ListMode: Int]>([:])
 
+    /// Builds the graph: starts the HTTP engine, opens the disk layers (a private temporary
+    /// folder, with one warning, when the cache root cannot be used), the repository, the
+    /// image pipeline, the state store and both feeds. Call ``shutdown()`` when done.
+    /// - Throws: ``FeedClientError`` `.httpEngine`, `.cacheUnavailable` or `.badBackend`.
     public init(_ configuration: Configuration, logger: Logger = Logger(label: "postfeed")) throws(FeedClientError) {
         self.configuration = configuration
         self.logger = logger

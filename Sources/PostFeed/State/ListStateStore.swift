@@ -202,7 +202,9 @@ public struct ListStateStore: Sendable {
 
     /// When ``load(mode:backendIdentity:setAside:)`` moves an unusable file aside.
     public enum SetAside: Sendable {
+        /// At once, as the file is found unusable.
         case now
+        /// Only when this run saves its own state for the mode.
         case onNextSave
     }
 

@@ -133,6 +133,7 @@ extension DiskCache.Statistics: Encodable {
         case entryCount, totalBytes, sizeLimit, hits, misses, corruptEntriesRemoved, writes, temporaryFiles
         case oldestStoredAt, newestStoredAt, isWritable
     }
+    /// Dates in ISO-8601, the other statistics as they are.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(entryCount, forKey: .entryCount)

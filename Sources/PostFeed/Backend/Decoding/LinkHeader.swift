@@ -21,6 +21,7 @@ public struct LinkHeader: Sendable, Hashable {
         /// The other parameters (`title`, `type`, …) by lowercased name, unquoted.
         public var parameters: [String: String]
 
+        /// A link to `target` with its `rel` values (lowercased) and other parameters.
         public init(target: URL, relations: [String], parameters: [String: String] = [:]) {
             self.target = target
             self.relations = relations
