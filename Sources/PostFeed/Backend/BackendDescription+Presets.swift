@@ -70,6 +70,9 @@ extension BackendDescription {
         else {
             return "\"\(url.absoluteString)\" must be an http or https URL with a host"
         }
+        if url.fragment != nil {
+            return "\"\(url.absoluteString)\" has a fragment (#\(url.fragment ?? "")); a base URL cannot have one"
+        }
         return nil
     }
 }

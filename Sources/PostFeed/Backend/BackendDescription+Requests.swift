@@ -36,16 +36,42 @@ extension BackendDescription {
         }
     }
 
-    /// The list URL without pagination parameters: ``baseURL`` + ``postsPath``.
+    /// The list URL without pagination parameters: ``baseURL`` with ``postsPath`` appended
+    /// to its path, and the base URL's query (an API key) kept before the path's own.
     public var postsURL: URL? {
-        URL(string: Self.trimmingTrailingSlashes(baseURL.absoluteString) + postsPath)
+        url(appendingPath: postsPath)
     }
 
     /// The URL of one post from ``postPath``, or `nil` when the backend has none.
     public func postURL(id: Int) -> URL? {
         guard let postPath else { return nil }
-        let path = postPath.replacingOccurrences(of: "{id}", with: String(id))
-        return URL(string: Self.trimmingTrailingSlashes(baseURL.absoluteString) + path)
+        return url(appendingPath: postPath.replacingOccurrences(of: "{id}", with: String(id)))
+    }
+
+    /// ``baseURL`` without its query and fragment, without trailing slashes:
+    /// `http://host/api` for `http://host/api/?key=1`. What API paths and relative image
+    /// URLs are put under, and what cache keys and the identity name.
+    public var rootURLText: String {
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
+            return Self.trimmingTrailingSlashes(baseURL.absoluteString)
+        }
+        components.query = nil
+        components.fragment = nil
+        return Self.trimmingTrailingSlashes(components.url?.absoluteString ?? baseURL.absoluteString)
+    }
+
+    /// The base URL's query (e.g. `api_key=1`), percent-encoded; `nil` when it has none.
+    public var baseQuery: String? {
+        URLComponents(url: baseURL, resolvingAgainstBaseURL: false)?.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `path` (which may carry a query of its own) under the base URL's path, with the
+    /// base URL's query first.
+    func url(appendingPath path: String) -> URL? {
+        let parts = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let pathQuery = parts.count > 1 ? String(parts[1]) : nil
+        let query = [baseQuery, pathQuery].compactMap { $0.flatMap { $0.isEmpty ? nil : $0 } }.joined(separator: "&")
+        return URL(string: rootURLText + (parts.first.map(String.init) ?? "") + (query.isEmpty ? "" : "?" + query))
     }
 
     /// The request URL of the page `key` with `pageSize` posts.
@@ -77,7 +103,7 @@ extension BackendDescription {
         guard let base = postsURL, let url = Self.appending(parameters, to: base) else {
             throw RepositoryError(
                 .badConfiguration, url: nil, page: key,
-                message: "cannot form a URL from base URL \(baseURL.absoluteString) and path \(postsPath)")
+                message: "cannot form a URL from base URL \(displayBaseURL) and path \(postsPath)")
         }
         return url
     }

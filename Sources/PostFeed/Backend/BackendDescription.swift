@@ -63,7 +63,7 @@ public struct BackendDescription: Sendable, Hashable {
     /// the posts path. Never holds the base URL's user info (`user:password@`): the
     /// identity is written into state files and printed.
     public var identity: String {
-        fixedIdentity ?? "\(name) \(Self.trimmingTrailingSlashes(displayBaseURL))\(postsPath)"
+        fixedIdentity ?? "\(name) \(Self.removingUserInfo(rootURLText))\(postsPath)"
     }
 
     /// ``baseURL`` as it may be shown or stored: without its user info.
@@ -80,7 +80,7 @@ public struct BackendDescription: Sendable, Hashable {
     /// its usual port is taken) finds what it cached. Otherwise `key` itself.
     public func cacheKey(_ key: String) -> String {
         guard let fixedIdentity else { return key }
-        let base = Self.trimmingTrailingSlashes(baseURL.absoluteString)
+        let base = rootURLText
         guard key.hasPrefix(base) else { return key }
         let rest = key.dropFirst(base.count)
         guard rest.isEmpty || rest.first == "/" || rest.first == "?" else { return key }

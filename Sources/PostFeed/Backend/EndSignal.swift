@@ -2,16 +2,19 @@
 /// `"linkWithoutNext"`, `"totalReached"`, `"shortPage"`, `{"flagFalse": "hasMore"}`,
 /// `{"fieldNull": "next"}`.
 public enum EndSignal: Sendable, Hashable {
-    /// The response has no `Link` with `rel="next"` (also when it has no `Link` at all, as
-    /// json-server and GitHub answer when everything fits one page).
+    /// The response has a `Link` header without `rel="next"`. A response without any `Link`
+    /// header says nothing either way (json-server sends none when everything fits one
+    /// page: its total says so).
     case linkWithoutNext
     /// The posts up to this page's end reach the total. Needs a total and this page's
     /// position (page and offset styles, or cursor and link pages reached by walking).
     case totalReached
     /// A boolean body field is false (`hasMore`).
     case flagFalse(String)
-    /// A body field is null or missing (`nextCursor`, json-server 1.x's `next`).
+    /// A body field is null (`nextCursor`, json-server 1.x's `next`); a missing field says
+    /// nothing (a cursor style still ends when no next cursor can be read).
     case fieldNull(String)
-    /// A page shorter than the page size.
+    /// A page shorter than the page size: a heuristic, used only when none of the other
+    /// signals is present in the response.
     case shortPage
 }

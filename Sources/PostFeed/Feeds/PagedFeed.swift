@@ -48,6 +48,9 @@ public actor PagedFeed {
     /// A navigation is loading its page (the latest one, when calls overlap); ``posts`` still
     /// shows the previous page.
     public private(set) var isLoading = false
+    /// Why the walk through the pages ended early (a next link back to a page already
+    /// read); also logged as a warning. `nil` normally.
+    public private(set) var stalledWalk: String?
     /// Keys learnt so far, by page number (page 1 is always known).
     private var keys: [Int: PageKey]
     /// The neighbour page being warmed in the page cache, and its key.
@@ -126,11 +129,20 @@ public actor PagedFeed {
     @discardableResult
     public func last() async throws(RepositoryError) -> Page {
         if totalPages == nil { _ = try await fetch(1, cachePolicy: .useCache, priority: .high) }
-        if let totalPages { return try await goTo(page: totalPages) }
+        if let claimed = totalPages {
+            do {
+                return try await goTo(page: claimed)
+            } catch where error.code == .pageOutOfRange {
+                // Walking there found fewer pages than the total claims (a next link that
+                // loops back): the last page is the last one the walk reached.
+                guard let walked = totalPages, walked < claimed, walked >= 1 else { throw error }
+                return try await goTo(page: walked)
+            }
+        }
         var number = max(currentPage, 1)
         while true {
             let page = try await fetch(number, cachePolicy: .useCache, priority: .high)
-            if page.isLast {
+            if page.isLast || totalPages == number {
                 show(page, number: number)
                 return page
             }
@@ -180,7 +192,7 @@ public actor PagedFeed {
         var page = try await repository.page(key(for: known), cachePolicy: cachePolicy, priority: priority)
         learn(from: page, number: known)
         while known < number {
-            guard let nextKey = page.nextKey else {
+            guard let nextKey = keys[known + 1], page.nextKey != nil else {
                 totalPages = known
                 throw RepositoryError(
                     .pageOutOfRange, url: nil, page: .number(number),
@@ -219,14 +231,25 @@ public actor PagedFeed {
     private func learn(from page: Page, number: Int) {
         keys[number] = page.key
         // Numbers come from the reader (any page up to Int.max) and the network: no trap.
-        if let nextKey = page.nextKey, number < Int.max { keys[number + 1] = nextKey }
+        var loops = false
+        if let nextKey = page.nextKey, number < Int.max {
+            if keys.contains(where: { $0.key <= number && $0.value == nextKey }) {
+                // A next link back to a page already walked: the list cannot go on from here.
+                loops = true
+                stalledWalk = "the next page after page \(number) is \(nextKey), already read; the backend's pagination "
+                    + "loops, so page \(number) is the last"
+                logger.warning("\(stalledWalk ?? "")")
+            } else {
+                keys[number + 1] = nextKey
+            }
+        }
         if let total = page.totalCount { totalCount = total }
         if let pages = page.totalPages {
             totalPages = pages
         } else if let total = page.totalCount {
             totalPages = PlaceConverter.page(forPosition: max(total, 1), pageSize: repository.pageSize)
         }
-        if page.isLast { totalPages = number }
+        if page.isLast || loops { totalPages = number }
     }
 
     private func show(_ page: Page, number: Int) {

@@ -24,6 +24,8 @@ public struct FixtureServerConfiguration: Sendable {
     public var flavor: BackendFlavor
     /// Injected failures; off by default.
     public var faults: FaultInjection
+    /// Pagination mistakes of real backends, for the `postFeed` flavor; none by default.
+    public var quirks: PaginationQuirks = .none
     /// Serves the `/test/…` routes the HTTP client's tests use (see ``TestRoutes``).
     public var enablesTestRoutes: Bool
     /// `max-age` in seconds of `Cache-Control` on list pages and single posts.

@@ -3,7 +3,7 @@ import PostFeedModels
 /// One page of PostFeed's list, computed from a validated query: the body and what the
 /// `Link` header needs.
 struct PostFeedPage {
-    let response: PostListResponse
+    var response: PostListResponse
     let offset: Int
     /// Query items (in order) for each relation: first, prev, next, last.
     let links: [(rel: String, query: [(String, String)])]

@@ -16,15 +16,25 @@ struct PostFeedRoutes {
     private func listPosts(_ request: Request) throws -> Response {
         let parameters = request.uri.queryParameters
         let query = try PostFeedPageQuery.parse { parameters[Substring($0)].map(String.init) }
-        let page = try PostFeedPage.make(query: query, posts: state.posts.posts)
+        let quirks = state.configuration.quirks
+        var page = try PostFeedPage.make(query: query, posts: state.posts.posts)
+        if quirks.repeatsFirstPage {
+            var first = query
+            first.position = .page(1)
+            page.response.posts = try PostFeedPage.make(query: first, posts: state.posts.posts).response.posts
+        }
         let base = RequestURL(request: request, fallbackAuthority: state.boundAuthority.withLock { $0 })
         var link = LinkHeader()
         for relation in page.links {
-            link.append(rel: relation.rel, url: base.url(path: "/api/posts", query: relation.query))
+            // A self-linking next points at the page asked for, query as it came.
+            let target = quirks.selfLinkingNext && relation.rel == "next"
+                ? base.url(path: "/api/posts", query: parameters.map { (String($0.key), String($0.value)) })
+                : base.url(path: "/api/posts", query: relation.query)
+            link.append(rel: relation.rel, url: target)
         }
         var headers: HTTPFields = [:]
         headers[.xTotalCount] = String(page.response.total)
-        headers[.link] = link.value
+        if !quirks.omitsLinkHeader { headers[.link] = link.value }
         return CacheableResponse.make(
             for: request, body: JSONBody.encode(page.response),
             contentType: "application/json; charset=utf-8",

@@ -52,6 +52,9 @@ struct BackendOptions: ParsableArguments {
             else {
                 throw ValidationError("--base-url '\(baseURL)' is not an http(s) URL; use e.g. http://127.0.0.1:6969.")
             }
+            if url.fragment != nil {
+                throw ValidationError("--base-url '\(baseURL)' has a fragment (#…), which never reaches a server; leave it out.")
+            }
         }
     }
 

@@ -12,7 +12,7 @@ struct PageDecoder: Sendable {
     init(backend: BackendDescription, pageSize: Int) {
         self.backend = backend
         self.pageSize = max(1, pageSize)
-        self.posts = PostDecoder(fields: backend.fields, baseURL: backend.baseURL)
+        self.posts = PostDecoder(fields: backend.fields, backend: backend)
     }
 
     /// Decodes the page `key`, fetched from `url`.
@@ -65,14 +65,19 @@ struct PageDecoder: Sendable {
         }
 
         let total = totalCount(json: json, headers: headers)
-        if decoded.isEmpty, let start, start > 0, let total, start >= total {
+        // Past a known total is past the end, also when the server answers with posts
+        // anyway (json-server 1.x clamps a page past the last to the last page).
+        if let start, start > 0, let total, start >= total {
             let pages = PlaceConverter.page(forPosition: max(total, 1), pageSize: pageSize)
             throw RepositoryError(
                 .pageOutOfRange, url: url, page: key,
                 message: "\(key.phrase(number: number)) is past the end of the list (\(total) posts, \(pages) pages of \(pageSize))")
         }
         let links = LinkHeader(parsing: headers.values(for: "Link"), relativeTo: url)
-        let ended = decoded.isEmpty || endSignalled(json: json, links: links, count: decoded.count, start: start, total: total)
+        let ended = decoded.isEmpty
+            || endSignalled(
+                json: json, links: links, hasLinkHeader: !headers.values(for: "Link").isEmpty, count: decoded.count, start: start,
+                total: total)
         return Page(
             key: key, posts: decoded,
             nextKey: ended ? nil : nextKey(after: key, json: json, links: links, count: decoded.count),
@@ -107,16 +112,28 @@ struct PageDecoder: Sendable {
         return nil
     }
 
-    private func endSignalled(json: JSONValue, links: LinkHeader, count: Int, start: Int?, total: Int?) -> Bool {
-        backend.endSignals.contains { signal in
+    /// Whether this page ends the list. Explicit facts decide: `hasMore`-style flags, a
+    /// next cursor or `next` field, a `Link` header that is present (with or without
+    /// `rel="next"`), the total reached. Only when none of them is present does the
+    /// short-page heuristic apply. A missing header or field is no signal either way.
+    private func endSignalled(json: JSONValue, links: LinkHeader, hasLinkHeader: Bool, count: Int, start: Int?, total: Int?) -> Bool {
+        var facts: [Bool] = []
+        var shortPage = false
+        for signal in backend.endSignals {
             switch signal {
-            case .linkWithoutNext: links.url(forRelation: "next") == nil
-            case .totalReached: start.flatMap { start in total.map { PlaceConverter.saturatingAdd(start, count) >= $0 } } ?? false
-            case .flagFalse(let field): json.value(atPath: field) == .bool(false)
-            case .fieldNull(let field): json.value(atPath: field)?.isNull ?? true
-            case .shortPage: count < pageSize
+            case .linkWithoutNext:
+                if hasLinkHeader { facts.append(links.url(forRelation: "next") == nil) }
+            case .totalReached:
+                if let start, let total { facts.append(PlaceConverter.saturatingAdd(start, count) >= total) }
+            case .flagFalse(let field):
+                if case .bool(let value)? = json.value(atPath: field) { facts.append(!value) }
+            case .fieldNull(let field):
+                if let value = json.value(atPath: field) { facts.append(value.isNull) }
+            case .shortPage:
+                shortPage = count < pageSize
             }
         }
+        return facts.isEmpty ? shortPage : facts.contains(true)
     }
 
     /// The key after `key`; `nil` when the style has no next page to offer (no cursor, no link).

@@ -11,7 +11,16 @@ import Foundation
 /// absolute after decoding.
 struct PostDecoder: Sendable {
     let fields: FieldMapping
-    let baseURL: URL
+    /// What relative image URLs are resolved against: the base URL without its query
+    /// (``BackendDescription/rootURLText``) and that query, which the image gets too.
+    let imageRoot: String
+    let imageQuery: String?
+
+    init(fields: FieldMapping, backend: BackendDescription) {
+        self.fields = fields
+        self.imageRoot = backend.rootURLText
+        self.imageQuery = backend.baseQuery
+    }
 
     /// What is wrong with one field of an item.
     struct FieldProblem: Error, Sendable {
@@ -42,9 +51,16 @@ struct PostDecoder: Sendable {
         guard !trimmed.isEmpty else { return nil }
         if let absolute = URL(string: trimmed), absolute.scheme != nil { return absolute.absoluteString }
         // Resolve against the base URL as a folder, so `images/a.png` under `http://h/v1`
-        // is `http://h/v1/images/a.png` while `/images/a.png` stays at the root.
-        let root = BackendDescription.trimmingTrailingSlashes(baseURL.absoluteString) + "/"
-        return URL(string: trimmed, relativeTo: URL(string: root))?.absoluteURL.absoluteString
+        // is `http://h/v1/images/a.png` while `/images/a.png` stays at the root. The image
+        // is the backend's own: it gets the base URL's query (an API key) too.
+        let root = imageRoot + "/"
+        guard let resolved = URL(string: trimmed, relativeTo: URL(string: root))?.absoluteURL,
+              var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false)
+        else { return nil }
+        if let query = imageQuery {
+            components.percentEncodedQuery = [query, components.percentEncodedQuery].compactMap { $0 }.joined(separator: "&")
+        }
+        return components.url?.absoluteString
     }
 
     // MARK: Field lookup

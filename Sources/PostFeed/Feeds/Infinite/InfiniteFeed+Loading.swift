@@ -58,14 +58,36 @@ extension InfiniteFeed {
             try Self.checkCancellation(page: key)
             guard generation == listGeneration else { continue }
             pagesTried += 1
-            nextKey = page.nextKey
             if let total = page.totalCount { totalCount = total }
             if page.isStale { isShowingStaleContent = true }
+            if let stall = stall(page, key: key) {
+                // The backend goes round in circles: end the list, say so once, add nothing.
+                nextKey = nil
+                stalledWalk = stall
+                logger.warning("\(stall)")
+                break
+            }
+            nextKey = page.nextKey
             added += append(page)
         }
         evictIfNeeded()
         schedulePrefetch()
         return added
+    }
+
+    /// Why `page` (fetched with `key`) makes no progress, or `nil`: it holds only posts
+    /// already loaded, or its next key is one already walked (a `Link` next pointing to
+    /// itself, a cursor that repeats).
+    private func stall(_ page: Page, key: PageKey) -> String? {
+        if !page.posts.isEmpty, page.posts.allSatisfy({ knownIDs.contains($0.id) }) {
+            return "\(key) holds only posts already loaded (\(page.posts.count)); the backend repeats itself, so the list ends "
+                + "here after \(count) posts"
+        }
+        if let next = page.nextKey, next == key || segments.contains(where: { $0.key == next }) {
+            return "the next page after \(key) is \(next), already read; the backend's pagination loops, so the list ends "
+                + "here after \(count) posts"
+        }
+        return nil
     }
 
     private static func checkCancellation(page: PageKey) throws(RepositoryError) {

@@ -41,6 +41,9 @@ public actor InfiniteFeed {
     public internal(set) var isShowingStaleContent = false
     /// Why the background catalog load stopped, if it failed.
     public internal(set) var backgroundError: RepositoryError?
+    /// Why the list was ended early because the backend made no progress (a page of posts
+    /// already loaded, a next key already walked); also logged as a warning. `nil` normally.
+    public internal(set) var stalledWalk: String?
     var focusIndex = 0
     /// The load in flight and the callers waiting for it.
     var loadFlight: LoadFlight?
