@@ -53,6 +53,15 @@ bench: deps test-deps
 	bash scripts/bench-cache-list.sh
 	sh scripts/bench-micro.sh
 
+# libFuzzer targets for every parser of outside data (Fuzz/), built with
+# -sanitize=fuzzer,address, each run for FUZZ_SECONDS from its seed corpus in
+# Fuzz/Corpus/; fails on a crash, leaving the input in Fuzz/Artifacts/.
+# `make fuzz FUZZ_SECONDS=5` for a quick run.
+FUZZ_SECONDS ?= 30
+.PHONY: fuzz
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash Fuzz/run.sh
+
 fixtures:
 	python3 scripts/make_fixtures.py
 
