@@ -31,9 +31,10 @@ public struct HTTPFreshness: Sendable, Hashable {
         if directives["no-cache"] != nil {
             expiresAt = now
         } else if let maxAge = directives["max-age"].flatMap({ $0 }).flatMap(Int.init) {
-            // The response's age at arrival counts against its lifetime.
+            // The response's age at arrival counts against its lifetime. Both clamped at
+            // zero first (a negative Age is invalid), so the difference cannot overflow.
             let age = headers["Age"].flatMap(Int.init) ?? 0
-            expiresAt = now.addingTimeInterval(TimeInterval(max(0, maxAge - age)))
+            expiresAt = now.addingTimeInterval(TimeInterval(max(0, max(0, maxAge) - max(0, age))))
         } else if let expires = headers["Expires"] {
             // An invalid Expires (e.g. "0") means already expired.
             guard let date = HTTPDate.parse(expires) else {
