@@ -18,7 +18,15 @@ extension FeedClient {
     /// The image of `post` through memory → disk → network (caches only when offline);
     /// `nil` when the post has no image.
     public func image(for post: Post, priority: HTTPPriority = .high) async -> PostImage? {
-        guard let url = backend.imageURL(for: post) else { return nil }
+        guard let text = post.imageURL?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let url = backend.imageURL(for: post) else {
+            // The post names an image that cannot be fetched: say so rather than nothing.
+            let reason = text.isEmpty
+                ? "the post's image URL is empty" : "'\(text.prefix(200))' cannot be fetched (only http and https images are)"
+            let named = URL(string: text) ?? backend.baseURL
+            return PostImage(
+                url: named, response: nil, fileURL: nil, error: ImagePipelineError(.unsupportedURL, url: named, message: reason))
+        }
         if configuration.offline {
             guard let cached = await images.cachedImage(for: url) else {
                 return PostImage(

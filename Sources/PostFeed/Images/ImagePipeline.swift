@@ -223,7 +223,8 @@ public actor ImagePipeline {
         }
         guard (200..<300).contains(fetched.status) else {
             return .failure(ImagePipelineError(
-                .httpStatus, url: url, message: "HTTP \(fetched.status); the server has no such image",
+                .httpStatus, url: url,
+                message: ImagePipelineError.statusMessage(fetched.status, retryAfter: fetched.headers["Retry-After"]),
                 underlying: HTTPClientError.status(fetched.status, url: url)))
         }
         let data: Data

@@ -6,7 +6,7 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure. Compare with the static members.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         fileprivate enum Base: String, Sendable, Hashable {
-            case network, httpStatus, notAnImage, cancelled, notCached
+            case network, httpStatus, notAnImage, cancelled, notCached, unsupportedURL
         }
         fileprivate let base: Base
         /// The transfer failed and no cached copy could stand in.
@@ -19,6 +19,9 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         public static let cancelled = Code(base: .cancelled)
         /// Offline lookup and the image is in neither cache.
         public static let notCached = Code(base: .notCached)
+        /// The post's image URL cannot be fetched: empty, not a URL, or not http(s)
+        /// (`file:`, `data:`, `ftp:`).
+        public static let unsupportedURL = Code(base: .unsupportedURL)
         /// The code's name, e.g. `notAnImage`.
         public var description: String { base.rawValue }
     }
@@ -42,4 +45,18 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
 
     /// `image <url>: <message>`, with any user info (credentials) removed from the URL.
     public var description: String { URLUserInfo.removed(from: "image \(url.absoluteString): \(message)") }
+}
+
+extension ImagePipelineError {
+    /// What an image's error status means to the reader, by status class: gone (404, 410),
+    /// not allowed (401, 403), the server in trouble (5xx, 429), or refused.
+    static func statusMessage(_ status: Int, retryAfter: String?) -> String {
+        switch status {
+        case 404, 410: "HTTP \(status): the image is gone from the server"
+        case 401, 403: "HTTP \(status): not allowed to fetch the image; check the backend's credentials"
+        case 429: "HTTP 429: the server is rate-limiting\(retryAfter.map { " (Retry-After \($0))" } ?? ""); try again later"
+        case 500..<600: "HTTP \(status): the server is in trouble; try again later"
+        default: "HTTP \(status): the server refused the image"
+        }
+    }
 }

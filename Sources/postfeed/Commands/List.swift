@@ -193,6 +193,8 @@ extension ImageSummary {
             self.init(url: image.url, response: response, path: image.fileURL)
         } else {
             self.init(url: image.url, error: image.error.map { "\($0.message)" } ?? "unavailable")
+            // A URL that cannot be fetched is named by its message, as the post gave it.
+            if image.error?.code == .unsupportedURL { url = "" }
         }
     }
 }

@@ -74,7 +74,7 @@ enum PostRenderer {
     }
 
     static func imageLine(_ image: ImageSummary) -> String {
-        if let error = image.error { return "image unavailable: \(error)" }
+        if let error = image.error { return "image unavailable: \(image.url.isEmpty ? "" : image.url + ": ")\(error)" }
         var text = "image"
         if let width = image.width, let height = image.height, let format = image.format {
             text += " \(width)×\(height) \(format)"

@@ -44,11 +44,12 @@ struct PostDecoder: Sendable {
             imageURL: image.flatMap(resolveImageURL), createdAt: createdAt, popularity: popularity)
     }
 
-    /// `text` as an absolute URL string, resolved against the base URL when relative;
-    /// `nil` for an empty string or one that is no URL at all (the post is listed without image).
+    /// `text` as an absolute URL string, resolved against the base URL when relative; an
+    /// empty or unresolvable text is kept as it is, so the reader is told the image is
+    /// unavailable instead of nothing (``FeedClient/image(for:priority:)``).
     func resolveImageURL(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { return nil }
+        guard !trimmed.isEmpty else { return "" }
         if let absolute = URL(string: trimmed), absolute.scheme != nil { return absolute.absoluteString }
         // Resolve against the base URL as a folder, so `images/a.png` under `http://h/v1`
         // is `http://h/v1/images/a.png` while `/images/a.png` stays at the root. The image
@@ -56,7 +57,7 @@ struct PostDecoder: Sendable {
         let root = imageRoot + "/"
         guard let resolved = URL(string: trimmed, relativeTo: URL(string: root))?.absoluteURL,
               var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false)
-        else { return nil }
+        else { return trimmed }
         if let query = imageQuery {
             components.percentEncodedQuery = [query, components.percentEncodedQuery].compactMap { $0 }.joined(separator: "&")
         }

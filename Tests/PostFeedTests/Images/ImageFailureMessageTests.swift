@@ -1,0 +1,49 @@
+import Foundation
+import PostFeed
+import PostFeedServer
+import Testing
+
+/// An image that cannot be had is named, with the true reason by status class; an image
+/// URL that cannot be fetched at all gets its own line instead of silence.
+@Suite("Image failure messages")
+struct ImageFailureMessageTests {
+    @Test(
+        "error statuses say gone, not allowed, or server trouble, and name the URL",
+        arguments: [
+            (404, "gone"), (410, "gone"), (401, "not allowed"), (403, "not allowed"),
+            (500, "server is in trouble; try again later"), (503, "server is in trouble; try again later"),
+            (429, "rate-limiting"), (418, "refused"),
+        ])
+    func statusClasses(status: Int, says: String) async throws {
+        var server = FixtureServerConfiguration()
+        server.enablesTestRoutes = true
+        try await FeedTestSupport.withClient(server: server) { client, running, _ in
+            let post = Post(id: 1, title: "t", body: "", imageURL: "/test/status/\(status)")
+            let image = try #require(await client.image(for: post))
+            let error = try #require(image.error)
+            #expect(error.code == .httpStatus)
+            #expect(error.message.contains("HTTP \(status)") && error.message.contains(says), "\(error)")
+            #expect(!error.message.contains("no such image"))
+            #expect(error.description.contains("\(running.baseURL.absoluteString)/test/status/\(status)"), "\(error)")
+        }
+    }
+
+    @Test(
+        "an image URL that cannot be fetched is reported, not skipped",
+        arguments: ["ftp://example.com/a.png", "file:///etc/passwd", "data:image/png;base64,iVBORw0KGgo=", "", "  "])
+    func unfetchable(text: String) async throws {
+        try await FeedTestSupport.withClient { client, server, _ in
+            let post = Post(id: 1, title: "t", body: "", imageURL: text)
+            let image = try #require(await client.image(for: post), "a post naming an image must get a line")
+            #expect(image.error?.code == .unsupportedURL)
+            #expect(server.requestCount(pathPrefix: "/") == 0, "nothing is fetched")
+        }
+    }
+
+    @Test("a post without an image field has no image line")
+    func noImage() async throws {
+        try await FeedTestSupport.withClient { client, _, _ in
+            #expect(await client.image(for: Post(id: 1, title: "t", body: "")) == nil)
+        }
+    }
+}
