@@ -5,13 +5,10 @@ import PostFeedCache
 import PostFeedHTTP
 import PostFeedServer
 
-// Micro benchmarks of PostFeed's JSON parser and page decoding, through public API only:
-// `HTTPPostRepository.page(_:cachePolicy:priority:)` over a loader that answers from memory.
-//
-// The parser itself (`JSONParser`, `JSONValue`) is not public API of the PostFeed module
-// (`package` and internal), so it cannot be called from this package alone: "JSON parse"
-// is Fixtures/posts.json (247 posts, 176 KB) parsed and mapped to `Post`s by the
-// repository, with Foundation's parsers on the same bytes beside it for scale.
+// Micro benchmarks of PostFeed's JSON parser and page decoding, through public API:
+// `JSONValue.parse` (PostFeedModels) on Fixtures/posts.json (247 posts, 176 KB), the same
+// bytes parsed and mapped to `Post`s by `HTTPPostRepository.page(_:cachePolicy:priority:)`
+// over a loader that answers from memory, and Foundation's parsers beside them for scale.
 //
 //   swift package benchmark --target Decoding
 
@@ -36,6 +33,14 @@ let benchmarks: @Sendable () -> Void = {
         try await PostsFileFixture.make()
     } teardown: {
         Scratch.remove()
+    }
+
+    Benchmark("JSON parse: posts.json, PostFeed JSONValue.parse", configuration: configuration) { benchmark, body in
+        for _ in benchmark.scaledIterations {
+            blackHole(try? JSONValue.parse(body))
+        }
+    } setup: {
+        try PostsFileFixture.body()
     }
 
     Benchmark("JSON parse: posts.json, Foundation JSONSerialization (for scale)", configuration: configuration) { benchmark, body in
