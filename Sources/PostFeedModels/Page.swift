@@ -42,6 +42,9 @@ public struct Page: Sendable, Equatable {
     public var isStale: Bool
     /// Served from the page cache without a request, or after a `304`.
     public var isFromCache: Bool
+    /// Why the page is out of date when ``isStale``: `offline`, `the network failed
+    /// (cannot connect)`, `the server failed (HTTP 503)`; `nil` otherwise.
+    public var staleReason: String? = nil
 
     /// Makes a page; the counts default to unknown and both cache flags to `false`
     /// (fresh from the network).

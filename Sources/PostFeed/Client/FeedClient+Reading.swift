@@ -19,8 +19,10 @@ public struct InfiniteReading: Sendable {
     public var hasMore: Bool
     /// Total number of posts, when the backend said.
     public var totalCount: Int?
-    /// Some page came from the cache because the network failed.
+    /// Some page came from the cache out of date.
     public var isStale: Bool
+    /// Why: offline, the network failed, the server failed (HTTP 503).
+    public var staleReason: String?
     /// What ended the reading early: a page that failed after others loaded, `onPage`
     /// failing (output that could not be written), a save that failed, or cancellation.
     public var failure: (any Error)?
@@ -50,8 +52,10 @@ public struct PageReading: Sendable {
     public var totalCount: Int?
     /// No page follows.
     public var isLast: Bool
-    /// It came from the cache because the network failed.
+    /// It came from the cache out of date.
     public var isStale: Bool
+    /// Why: offline, the network failed, the server failed (HTTP 503).
+    public var staleReason: String?
     /// 1-based position in the whole list of `posts[0]`.
     public var firstPosition: Int
     /// One line each: a state file set aside, the saved page past the end, a replaced place.
@@ -86,7 +90,7 @@ extension FeedClient {
         let start = await infinite.count
         var reading = InfiniteReading(
             start: start, end: start, place: resumed.anchorIndex, delivered: start, savedEnd: nil, hasMore: true,
-            totalCount: nil, isStale: false, failure: nil, notices: [])
+            totalCount: nil, isStale: false, staleReason: nil, failure: nil, notices: [])
         for number in 1...max(pages, 1) {
             if Task.isCancelled { break }
             onLoading?(number)
@@ -118,6 +122,7 @@ extension FeedClient {
         reading.hasMore = await infinite.hasMore
         reading.totalCount = await infinite.totalCount
         reading.isStale = await infinite.isShowingStaleContent
+        reading.staleReason = await infinite.staleReason
         return reading
     }
 
@@ -179,7 +184,7 @@ extension FeedClient {
             let notices = try await savePaged(anchorIndexInPage: anchor)
             try await onPage(PageReading(
                 page: page, posts: await feed.posts, totalPages: await feed.totalPages, totalCount: await feed.totalCount,
-                isLast: !(await feed.hasNext), isStale: await feed.isStale,
+                isLast: !(await feed.hasNext), isStale: await feed.isStale, staleReason: await feed.staleReason,
                 firstPosition: PlaceConverter.position(page: page, indexInPage: 0, pageSize: configuration.pageSize),
                 notices: (round == 0 ? resumed.notices : []) + notices))
         }

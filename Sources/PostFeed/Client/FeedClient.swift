@@ -213,6 +213,14 @@ public final class FeedClient: Sendable {
         }
     }
 
+    /// A disk cache warning as a reader should see it: the page cache's own bookkeeping
+    /// entries (`postfeed.page-index …`) are internal keys, not something to name.
+    private static func readable(_ warning: DiskCacheError) -> String {
+        let text = "\(warning)"
+        guard let key = warning.key, key.hasPrefix("postfeed.") else { return text }
+        return text.replacingOccurrences(of: "cache entry for \(key) (", with: "the page cache's index (")
+    }
+
     /// Opens a disk layer; when its folder cannot be created (read-only or missing parent),
     /// falls back to a private temporary folder so the run still works, with one warning.
     private static func openCache(
@@ -221,7 +229,7 @@ public final class FeedClient: Sendable {
         var configuration = configuration
         // The cache module cannot log; its one-per-condition warnings (read-only, full disk)
         // go through the client's logger.
-        configuration.warningHandler = { warning in logger.warning("\(warning)") }
+        configuration.warningHandler = { warning in logger.warning("\(readable(warning))") }
         do {
             return try DiskCache(directory: url, configuration: configuration)
         } catch {

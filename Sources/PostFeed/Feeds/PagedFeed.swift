@@ -45,6 +45,8 @@ public actor PagedFeed {
     public private(set) var totalCount: Int?
     /// The current page came from the cache after a network failure.
     public private(set) var isStale = false
+    /// Why, when ``isStale``: offline, the network failed, the server failed.
+    public private(set) var staleReason: String?
     /// A navigation is loading its page (the latest one, when calls overlap); ``posts`` still
     /// shows the previous page.
     public private(set) var isLoading = false
@@ -256,6 +258,7 @@ public actor PagedFeed {
         currentPage = number
         posts = page.posts
         isStale = page.isStale
+        staleReason = page.staleReason
     }
 
     /// Prefetches the current page's images and warms the page cache with the next page.

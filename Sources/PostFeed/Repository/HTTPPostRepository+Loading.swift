@@ -9,9 +9,9 @@ extension HTTPPostRepository {
     enum LoadResult {
         /// A `2xx` to decode (and then store).
         case network(HTTPResponse)
-        /// The cached body: a fresh hit, confirmed by a `304`, or standing in for a failed
-        /// network (`isStale`).
-        case cached(DiskCacheEntry, isStale: Bool)
+        /// The cached body: a fresh hit, confirmed by a `304`, or out of date with the reason
+        /// (`stale`): offline, the network failed, the server failed.
+        case cached(DiskCacheEntry, stale: String?)
         /// An error status with no cached copy to stand in.
         case status(HTTPResponse)
     }
@@ -28,11 +28,11 @@ extension HTTPPostRepository {
                     .notCached, url: url, page: page,
                     message: "\(subject) of \(url.absoluteString) is not cached; go online to load it")
             }
-            return .cached(cached, isStale: cached.isExpired(at: now()))
+            return .cached(cached, stale: cached.isExpired(at: now()) ? "offline" : nil)
         case .useCache:
             if let cached, !cached.isExpired(at: now()) {
                 logger.trace("page cache hit", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))"])
-                return .cached(cached, isStale: false)
+                return .cached(cached, stale: nil)
             }
         case .revalidate, .reload:
             break
@@ -50,7 +50,7 @@ extension HTTPPostRepository {
             }
             if let cached {
                 logger.debug("network failed, serving the cached copy", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))", "error": "\(error)"])
-                return .cached(cached, isStale: true)
+                return .cached(cached, stale: "the network failed (\(error.code))")
             }
             throw RepositoryError(
                 .network, url: url, page: page,
@@ -66,12 +66,12 @@ extension HTTPPostRepository {
                     underlying: HTTPClientError.status(304, url: url))
             }
             await store.refresh(forKey: cacheKey, with: response.headers, now: now())
-            return .cached(cached, isStale: false)
+            return .cached(cached, stale: nil)
         }
         if response.isSuccess { return .network(response) }
         if let cached, response.status >= 500 || response.status == 429 {
             logger.debug("server error, serving the cached copy", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))", "status": "\(response.status)"])
-            return .cached(cached, isStale: true)
+            return .cached(cached, stale: "the server failed (HTTP \(response.status))")
         }
         return .status(response)
     }

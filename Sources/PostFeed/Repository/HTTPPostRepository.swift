@@ -131,13 +131,14 @@ public final class HTTPPostRepository: PostRepository {
         let cacheKey = backend.cacheKey(url.absoluteString)
         let subject = key.phrase(number: startIndex(of: key).map { PlaceConverter.page(forIndex: $0, pageSize: pageSize) })
         switch try await load(url, cacheKey: cacheKey, policy: cachePolicy, priority: priority, subject: subject, page: key) {
-        case .cached(let entry, let isStale):
+        case .cached(let entry, let stale):
             let cachedStart = entry.metadata.attributes[Attribute.startIndex].flatMap { Int($0) }
             do {
                 var page = try decode(
                     entry.data, headers: PageCacheStore.headers(of: entry), url: url, key: key, start: cachedStart)
                 page.isFromCache = true
-                page.isStale = isStale
+                page.isStale = stale != nil
+                page.staleReason = stale
                 return page
             } catch {
                 // A cached body this description cannot read (its mapping changed since):

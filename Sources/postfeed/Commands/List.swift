@@ -118,7 +118,7 @@ struct List: AsyncParsableCommand {
             // Posts loaded but not printed yet (none unless the run was cut short).
             try await lines.printText(reading.delivered..<reading.end, images: interruption == nil)
             if reading.isStale {
-                Terminal.note("postfeed: the network failed; some pages come from the cache and may be out of date")
+                Terminal.note("postfeed: \(reading.staleReason ?? "the network failed"); some pages come from the cache and may be out of date")
             }
         }
         try await client.savePlace(after: reading).forEach { Terminal.note("postfeed: \($0)") }

@@ -26,6 +26,7 @@ extension InfiniteFeed {
         nextKey = first.nextKey
         totalCount = first.totalCount ?? totalCount
         isShowingStaleContent = first.isStale
+        staleReason = first.staleReason
         append(first)
         if configuration.unseenOnly, count == 0, hasMore { _ = try await loadMore() }
         schedulePrefetch()
@@ -59,7 +60,10 @@ extension InfiniteFeed {
             guard generation == listGeneration else { continue }
             pagesTried += 1
             if let total = page.totalCount { totalCount = total }
-            if page.isStale { isShowingStaleContent = true }
+            if page.isStale {
+                isShowingStaleContent = true
+                staleReason = page.staleReason ?? staleReason
+            }
             if let stall = stall(page, key: key) {
                 // The backend goes round in circles: end the list, say so once, add nothing.
                 nextKey = nil

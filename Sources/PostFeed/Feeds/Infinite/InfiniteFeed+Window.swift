@@ -12,7 +12,10 @@ extension InfiniteFeed {
             page = try await repository.page(key, cachePolicy: .cacheOnly, priority: .high)
         } catch where error.code == .notCached {
             page = try await repository.page(key, cachePolicy: .useCache, priority: .high)
-            if page.isStale, generation == listGeneration { isShowingStaleContent = true }
+            if page.isStale, generation == listGeneration {
+                isShowingStaleContent = true
+                staleReason = page.staleReason ?? staleReason
+            }
         }
         // While the page loaded, the list may have been replaced (refresh, restore), or
         // another reader made the same page resident.

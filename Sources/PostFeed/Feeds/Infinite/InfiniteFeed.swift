@@ -39,6 +39,8 @@ public actor InfiniteFeed {
     /// A page came from the cache because the network failed (pages read back from the
     /// cache on purpose, when restoring or scrolling back, do not count).
     public internal(set) var isShowingStaleContent = false
+    /// Why, when ``isShowingStaleContent``: offline, the network failed, the server failed.
+    public internal(set) var staleReason: String?
     /// Why the background catalog load stopped, if it failed.
     public internal(set) var backgroundError: RepositoryError?
     /// Why the list was ended early because the backend made no progress (a page of posts
