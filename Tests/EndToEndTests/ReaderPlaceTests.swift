@@ -129,6 +129,8 @@ struct ReaderPlaceTests {
                 ["browse"], against: server, standardInput: Data("mg9223372036854775807\ng-9223372036854775808\nq".utf8))
             #expect(paged.succeeded, "\(paged)")
 
+            let clamped = try await sandbox.run(["page", "9223372036854775807", "--no-images", "--api", "json-server-v1"])
+            #expect(clamped.failed && clamped.standardError.contains("past the end"), "\(clamped)")
             let rows = try await sandbox.run(["browse", "--rows", "9223372036854775807"], against: server)
             #expect(rows.exitedNormally && rows.status == 64, "\(rows)")
         }
@@ -210,10 +212,32 @@ struct ReaderPlaceTests {
             #expect(!state.contains("s3cret") && !state.contains("reader@"), "\(state)")
             let show = try await sandbox.run(["state", "show"])
             #expect(!show.standardOutput.contains("s3cret"), "\(show)")
+            let json = try await sandbox.run(["list", "--json", "--base-url", withCredentials])
+            #expect(json.succeeded && !json.standardOutput.contains("s3cret"), "image URLs printed with credentials: \(json)")
             let dead = try await sandbox.run(["page", "20", "--no-images", "--base-url", "http://reader:s3cret@127.0.0.1:1"])
             #expect(dead.failed, "\(dead)")
             #expect(!dead.standardError.contains("s3cret") && !dead.standardOutput.contains("s3cret"), "\(dead)")
             #expect(dead.standardError.contains("127.0.0.1:1"), "the message should still name the URL: \(dead)")
+        }
+    }
+
+    @Test("Ctrl-C during list --restart before its first page keeps the saved place")
+    func interruptedRestartKeepsThePlace() async throws {
+        let sandbox = try Sandbox()
+        // Pages expire at once, so the restart must wait for the (slow) server
+        let slow = FixtureServerConfiguration(faults: FaultInjection(latency: .seconds(2)), pageMaxAge: 0)
+        try await RunningFixtureServer.withRunning(slow) { server in
+            let first = try await sandbox.run(["list", "--no-images"], against: server)
+            try #require(first.succeeded, "\(first)")
+            let before = sandbox.stateSnapshot()
+            let child = try PostfeedProcess.start(
+                ["list", "--restart", "--no-images", "--base-url", server.baseURL.absoluteString, "--cache-dir", sandbox.cacheRoot.path],
+                in: sandbox.directory)
+            try await Task.sleep(for: .milliseconds(800))
+            child.send(SIGINT)
+            let run = await child.waitForExit()
+            #expect(run.exitedNormally && run.status == 130, "\(run)")
+            #expect(sandbox.stateSnapshot() == before, "the interrupted restart replaced the saved place")
         }
     }
 

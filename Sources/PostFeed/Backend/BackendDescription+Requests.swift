@@ -94,7 +94,7 @@ extension BackendDescription {
         case (.linkHeader(let limitName), .link(nil)):
             if let limitName { parameters.append((limitName, limit)) }
         case (.linkHeader, .link(let url?)):
-            return url
+            return linkURL(url)
         default:
             throw RepositoryError(
                 .badConfiguration, url: postsURL, page: key,
@@ -106,6 +106,25 @@ extension BackendDescription {
                 message: "cannot form a URL from base URL \(displayBaseURL) and path \(postsPath)")
         }
         return url
+    }
+
+    /// A next link as requested: on the backend's host, with the base URL's credentials
+    /// (links are stored without them) and its query parameters (an API key) when the link
+    /// lacks them.
+    func linkURL(_ url: URL) -> URL {
+        guard url.host == baseURL.host, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        else { return url }
+        if components.user == nil, let user = base.percentEncodedUser {
+            components.percentEncodedUser = user
+            components.percentEncodedPassword = base.percentEncodedPassword
+        }
+        let present = Set((components.queryItems ?? []).map(\.name))
+        let missing = (base.percentEncodedQueryItems ?? []).filter { !present.contains($0.name) }
+        if !missing.isEmpty {
+            components.percentEncodedQueryItems = (components.percentEncodedQueryItems ?? []) + missing
+        }
+        return components.url ?? url
     }
 
     /// Appends `name=value` pairs, percent-encoding everything but unreserved characters

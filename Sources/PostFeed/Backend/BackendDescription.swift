@@ -63,7 +63,19 @@ public struct BackendDescription: Sendable, Hashable {
     /// the posts path. Never holds the base URL's user info (`user:password@`): the
     /// identity is written into state files and printed.
     public var identity: String {
-        fixedIdentity ?? "\(name) \(Self.removingUserInfo(rootURLText))\(postsPath)"
+        fixedIdentity ?? "\(name) \(Self.removingUserInfo(rootURLText))\(postsPath)\(queryTag)"
+    }
+
+    /// Tells apart base URLs that differ only in their query (`?feed=a`, `?feed=b`) without
+    /// storing the query, which may hold an API key: ` (query 1a2b3c4d)`, a hash of it.
+    var queryTag: String {
+        guard let query = baseQuery else { return "" }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a: stable across runs and machines
+        for byte in query.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01B3
+        }
+        return " (query \(String(hash >> 32, radix: 16)))"
     }
 
     /// ``baseURL`` as it may be shown or stored: without its user info.

@@ -107,7 +107,7 @@ extension PageKey {
     /// The key as ``StoredPageKey`` decodes it back: a link is kept as its absolute text.
     fileprivate var asStored: PageKey {
         guard case .link(let url?) = self else { return self }
-        return .link(URL(string: url.absoluteString))
+        return .link(URL(string: BackendDescription.removingUserInfo(url.absoluteString)))
     }
 }
 

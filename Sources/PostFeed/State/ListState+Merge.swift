@@ -47,6 +47,17 @@ extension ListState {
         }
     }
 
+    /// This state with its anchor moved onto the last loaded post when it lies outside
+    /// what the state can restore (a merge with a list that ended early); unchanged when valid.
+    var withAnchorInside: ListState {
+        guard problem != nil, anchor != nil else { return self }
+        var result = self
+        result.anchor = mode == .infinite
+            ? loadedPostIDs.last.map { ScrollAnchor(postID: $0, index: loadedPostIDs.count - 1) }
+            : loadedPostIDs.first.map { ScrollAnchor(postID: $0, index: firstLoadedIndex) }
+        return result.problem == nil ? result : self
+    }
+
     /// A few words on where this state is, for messages: `60 posts loaded, post #41 in
     /// view` or `page 3, post #41 in view`.
     var placeSummary: String {

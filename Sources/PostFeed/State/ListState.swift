@@ -137,6 +137,13 @@ public struct ListState: Sendable, Equatable {
         if pageSize > Self.maximumPageSize { return "pageSize \(pageSize) is larger than any page size (1…\(Self.maximumPageSize))" }
         if let totalCount, totalCount < 0 { return "totalCount \(totalCount) is negative" }
         if let anchor, anchor.index < 0 { return "anchor index \(anchor.index) is negative" }
+        for key in loadedPageKeys + [nextPageKey, currentPageKey].compactMap({ $0 }) {
+            switch key {
+            case .number(let number) where number < 1: return "page key \(key) is not a page number (pages start at 1)"
+            case .offset(let offset) where offset < 0: return "page key \(key) is a negative offset"
+            default: continue
+            }
+        }
         if let counts = loadedPageCounts, let problem = Self.pageCountsProblem(counts, keys: loadedPageKeys.count, ids: loadedPostIDs.count) {
             return problem
         }

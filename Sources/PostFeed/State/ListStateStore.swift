@@ -92,9 +92,11 @@ public struct ListStateStore: Sendable {
             var merged = state
             var base = max(generation, 0)
             if let current {
-                if current.generation > base {
+                // Another process saved since this one read the file (a reset and new saves
+                // can make the number smaller, so any difference counts).
+                if current.generation != base {
                     let (combined, result) = state.merged(over: current)
-                    merged = combined
+                    merged = combined.withAnchorInside
                     if case .replaced(let other) = result {
                         notices.append(
                             "another postfeed saved a different \(state.mode) place in \(Self.display(url)) since this one "

@@ -52,7 +52,9 @@ struct StoredPageKey: Codable, Sendable, Hashable {
         case .offset(let offset): try container.encode(offset, forKey: .offset)
         // `encode(Optional)` writes an explicit null: the first page.
         case .cursor(let cursor): try container.encode(cursor, forKey: .cursor)
-        case .link(let url): try container.encode(url?.absoluteString, forKey: .link)
+        // A link resolved against a base URL with credentials carries them: never stored
+        // (requests put the base URL's credentials back, see `BackendDescription.pageURL`).
+        case .link(let url): try container.encode(url.map { BackendDescription.removingUserInfo($0.absoluteString) }, forKey: .link)
         }
     }
 }

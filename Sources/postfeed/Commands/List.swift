@@ -121,7 +121,10 @@ struct List: AsyncParsableCommand {
                 Terminal.note("postfeed: \(reading.staleReason ?? "the network failed"); some pages come from the cache and may be out of date")
             }
         }
-        try await client.savePlace(after: reading).forEach { Terminal.note("postfeed: \($0)") }
+        // A restart that loaded nothing (cut short before its first page) keeps the old place.
+        if !(restart && reading.end == reading.start) {
+            try await client.savePlace(after: reading).forEach { Terminal.note("postfeed: \($0)") }
+        }
         let end = reading.end
         if let interruption {
             Terminal.note(

@@ -50,10 +50,10 @@ struct BackendOptions: ParsableArguments {
             guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", url.host?.isEmpty == false
             else {
-                throw ValidationError("--base-url '\(baseURL)' is not an http(s) URL; use e.g. http://127.0.0.1:6969.")
+                throw ValidationError("--base-url '\(BackendDescription.removingUserInfo(baseURL))' is not an http(s) URL; use e.g. http://127.0.0.1:6969.")
             }
             if url.fragment != nil {
-                throw ValidationError("--base-url '\(baseURL)' has a fragment (#…), which never reaches a server; leave it out.")
+                throw ValidationError("--base-url '\(BackendDescription.removingUserInfo(baseURL))' has a fragment (#…), which never reaches a server; leave it out.")
             }
         }
     }

@@ -34,6 +34,18 @@ struct PostLine: Encodable {
     var position: Int
     var post: Post
     var image: ImageSummary?
+
+    private enum CodingKeys: String, CodingKey { case position, post, image }
+
+    /// The post as printed: its image URL without a base URL's credentials.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(position, forKey: .position)
+        var shown = post
+        shown.imageURL = post.imageURL.map(BackendDescription.removingUserInfo)
+        try container.encode(shown, forKey: .post)
+        try container.encodeIfPresent(image, forKey: .image)
+    }
 }
 
 /// Text output for posts: a compact line for lists, the full detail view for `show`.

@@ -55,7 +55,7 @@ struct RealBackendPaginationTests {
             #expect(await client.infinite.count == 10)
             #expect(await client.infinite.hasMore == false)
             #expect(await client.infinite.stalledWalk?.contains("only posts already loaded") == true)
-            #expect(FeedTestSupport.listRequests(server) <= 3, "requests: \(FeedTestSupport.listRequests(server))")
+            #expect(FeedTestSupport.listRequests(server) <= 6, "requests: \(FeedTestSupport.listRequests(server))")
         }
     }
 

@@ -66,8 +66,10 @@ struct PageDecoder: Sendable {
 
         let total = totalCount(json: json, headers: headers)
         // Past a known total is past the end, also when the server answers with posts
-        // anyway (json-server 1.x clamps a page past the last to the last page).
-        if let start, start > 0, let total, start >= total {
+        // anyway (json-server 1.x clamps a page past the last to the last page). A page
+        // number whose start overflows is past any total.
+        let startOverflows = if case .number(let n) = key { n > 1 && startIndex(of: key) == nil } else { false }
+        if let total, startOverflows || (start.map { $0 > 0 && $0 >= total } ?? false) {
             let pages = PlaceConverter.page(forPosition: max(total, 1), pageSize: pageSize)
             throw RepositoryError(
                 .pageOutOfRange, url: url, page: key,

@@ -36,6 +36,10 @@ extension InfiniteFeed {
         var added = 0
         // Skipping pages of hidden posts is bounded so a fully-seen catalog ends quickly.
         var pagesTried = 0
+        // Pages in a row that held only posts already loaded: one or two is upstream drift
+        // (posts added at the top shift older ones onto the next page); more is a backend
+        // that repeats itself.
+        var repeatedPages = 0
         while added == 0, let key = nextKey, pagesTried < 50 {
             let listGeneration = generation
             try Self.checkCancellation(page: key)
@@ -64,7 +68,9 @@ extension InfiniteFeed {
                 isShowingStaleContent = true
                 staleReason = page.staleReason ?? staleReason
             }
-            if let stall = stall(page, key: key) {
+            let repeats = !page.posts.isEmpty && page.posts.allSatisfy { knownIDs.contains($0.id) }
+            repeatedPages = repeats ? repeatedPages + 1 : 0
+            if let stall = stall(page, key: key, repeatedPages: repeatedPages) {
                 // The backend goes round in circles: end the list, say so once, add nothing.
                 nextKey = nil
                 stalledWalk = stall
@@ -79,13 +85,13 @@ extension InfiniteFeed {
         return added
     }
 
-    /// Why `page` (fetched with `key`) makes no progress, or `nil`: it holds only posts
-    /// already loaded, or its next key is one already walked (a `Link` next pointing to
-    /// itself, a cursor that repeats).
-    private func stall(_ page: Page, key: PageKey) -> String? {
-        if !page.posts.isEmpty, page.posts.allSatisfy({ knownIDs.contains($0.id) }) {
-            return "\(key) holds only posts already loaded (\(page.posts.count)); the backend repeats itself, so the list ends "
-                + "here after \(count) posts"
+    /// Why `page` (fetched with `key`) makes no progress, or `nil`: it is the third page in
+    /// a row holding only posts already loaded, or its next key is one already walked (a
+    /// `Link` next pointing to itself, a cursor that repeats).
+    private func stall(_ page: Page, key: PageKey, repeatedPages: Int) -> String? {
+        if repeatedPages >= Self.repeatedPagesBeforeStall {
+            return "\(key) is the \(repeatedPages)th page in a row holding only posts already loaded; the backend repeats "
+                + "itself, so the list ends here after \(count) posts"
         }
         if let next = page.nextKey, next == key || segments.contains(where: { $0.key == next }) {
             return "the next page after \(key) is \(next), already read; the backend's pagination loops, so the list ends "
@@ -93,6 +99,9 @@ extension InfiniteFeed {
         }
         return nil
     }
+
+    /// Pages in a row of posts already loaded before the walk is taken to be stuck.
+    static let repeatedPagesBeforeStall = 3
 
     private static func checkCancellation(page: PageKey) throws(RepositoryError) {
         if Task.isCancelled { throw cancelled(page: page) }
