@@ -23,9 +23,13 @@ TARGETS=${*:-$ALL_TARGETS}
 # blindly. The -Xswiftc flag comes after them and is the one that counts.
 build_start=$(date +%s)
 build_log=$(mktemp)
-"$SWIFT" build --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 \
-    | grep -v "Cannot export local symbol" >"$build_log"
-build_status=${PIPESTATUS[0]}
+for attempt in 1 2 3; do
+    "$SWIFT" build --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 \
+        | grep -v "Cannot export local symbol" >"$build_log"
+    build_status=${PIPESTATUS[0]}
+    # A source edited while it compiled (someone at work in Sources/): build again.
+    grep -q "was modified during the build" "$build_log" || break
+done
 if [ "$build_status" != 0 ]; then
     cat "$build_log" >&2
     rm -f "$build_log"

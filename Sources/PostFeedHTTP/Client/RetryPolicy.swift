@@ -82,6 +82,9 @@ public enum HTTPDate {
     /// The date `text` names, in any of the three forms; `nil` when it is none of them.
     /// Safe from any thread: each call makes its own formatter.
     public static func parse(_ text: String) -> Date? {
+        // An HTTP-date is ASCII. Foundation's DateFormatter traps on some other text (a
+        // combining mark after "GMT": found by Fuzz/fuzz-http-dates).
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         for format in formats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
