@@ -37,6 +37,7 @@ import Foundation
 // | `end` | end-of-list signals, any of which ends the list | `["totalReached", "shortPage"]` |
 // | `fields` | per part (`id`, `title`, `body`, `author`, `image`, `createdAt`, `popularity`) a field name or a list of fallbacks | see ``FieldMapping`` |
 // | `maximumPageSize` | the largest page size the backend accepts | `100` |
+// | `timeout` | seconds one request may take at most (connect and stalls included) | the client's, 60 |
 //
 // Pagination styles and their parameter names (defaults in brackets):
 // - `{"style": "page", "page": ["page"], "limit": ["limit"]}`: `?page=N&limit=M`, N from 1
@@ -94,7 +95,7 @@ extension BackendDescription {
 
     static let topLevelKeys = [
         "name", "identity", "preset", "baseURL", "postsPath", "postPath", "pagination", "items", "total", "end",
-        "fields", "maximumPageSize",
+        "fields", "maximumPageSize", "timeout",
     ]
 
     static func parse(_ root: ConfigObject, baseURL override: URL?) throws(BackendConfigurationError) -> BackendDescription {
@@ -147,6 +148,14 @@ extension BackendDescription {
         if let maximum = try root.integer("maximumPageSize") {
             guard maximum >= 1 else { throw root.error("maximumPageSize", "must be at least 1, got \(maximum)") }
             description.maximumPageSize = maximum
+        }
+        if root.has("timeout") {
+            guard case .number(let literal)? = root.members["timeout"], let seconds = Double(literal), seconds.isFinite,
+                  seconds > 0, seconds <= maximumRequestTimeout
+            else {
+                throw root.error("timeout", "must be a number of seconds above 0 and at most \(Int(maximumRequestTimeout))")
+            }
+            description.requestTimeout = seconds
         }
         return description
     }

@@ -37,6 +37,9 @@ public struct BackendDescription: Sendable, Hashable {
     /// A fixed ``identity``, for a backend whose address changes between runs (the built-in
     /// fixture backend on a free port, a service behind changing hosts). `nil`: derived.
     public var fixedIdentity: String?
+    /// The longest one request to this backend may take, in seconds (a config file's
+    /// `timeout`); `nil` leaves the HTTP client's default. See ``requestTimeouts(from:)``.
+    public var requestTimeout: Double?
 
     /// A description with every part given; its ``identity`` is derived (``fixedIdentity``
     /// is `nil`).
@@ -56,6 +59,17 @@ public struct BackendDescription: Sendable, Hashable {
         self.fields = fields
         self.maximumPageSize = maximumPageSize
         self.fixedIdentity = nil
+        self.requestTimeout = nil
+    }
+
+    /// The largest timeout accepted, in seconds (a day): anything longer is a mistake.
+    public static let maximumRequestTimeout: Double = 86_400
+
+    /// `defaults` with a total deadline of `seconds` per request attempt: connecting and a
+    /// stalled transfer are bounded by it too, so no part of a request outlasts it.
+    public static func requestTimeouts(_ seconds: Double, from defaults: HTTPTimeouts) -> HTTPTimeouts {
+        let total = Duration.milliseconds(Int64((min(max(seconds, 0.001), maximumRequestTimeout) * 1000).rounded()))
+        return HTTPTimeouts(connect: min(defaults.connect, total), total: total, stall: min(defaults.stall, total))
     }
 
     /// Identifies the backend in list state, so state saved for one backend is never

@@ -74,6 +74,7 @@ public final class FeedClient: Sendable {
 
     /// The configuration this client was built with.
     public let configuration: Configuration
+
     /// The backend both modes read (``Configuration/backend``).
     public var backend: BackendDescription { configuration.backend }
     /// The cache root and its folders (``Configuration/cacheLocation``).
@@ -291,5 +292,13 @@ public struct FeedClientError: Error, Sendable, Hashable, CustomStringConvertibl
     /// An error with code ``Code/other``.
     public init(_ description: String) {
         self.init(.other, description)
+    }
+}
+
+extension FeedClient.Configuration {
+    /// Bounds every request of the client to `seconds` in all (connecting and stalls
+    /// included): `--timeout`, or a backend file's `timeout`.
+    public mutating func limitRequests(toSeconds seconds: Double) {
+        http.timeouts = BackendDescription.requestTimeouts(seconds, from: http.timeouts)
     }
 }

@@ -35,6 +35,11 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("page-size"), parsing: .unconditional, help: "Posts per page, 1…100.")
     var pageSize: Int = 20
 
+    @Option(
+        name: .customLong("timeout"), parsing: .unconditional,
+        help: ArgumentHelp("Seconds one request may take at most (connecting and stalls included; default 60, or the --backend file's).", valueName: "seconds"))
+    var timeout: Double?
+
     @Flag(name: .customLong("offline"), help: "Use only what the caches hold; never touch the network.")
     var offline = false
 
@@ -43,6 +48,9 @@ struct BackendOptions: ParsableArguments {
 
     func validate() throws {
         try Self.validateCacheDirectory(cacheDirectory)
+        if let timeout, !(timeout.isFinite && timeout > 0 && timeout <= BackendDescription.maximumRequestTimeout) {
+            throw ValidationError("--timeout \(timeout) is out of range; give seconds above 0, at most \(Int(BackendDescription.maximumRequestTimeout)).")
+        }
         guard (1...100).contains(pageSize) else {
             throw ValidationError("--page-size \(pageSize) is out of range; use 1…100.")
         }

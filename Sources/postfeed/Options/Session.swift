@@ -64,6 +64,10 @@ struct Session {
         do {
             var configuration = FeedClient.Configuration(
                 backend: backend, pageSize: options.pageSize, cacheLocation: options.cacheLocation, offline: options.offline)
+            // --timeout wins over the backend file's; both bound every request of the run.
+            if let seconds = options.timeout ?? backend.requestTimeout {
+                configuration.limitRequests(toSeconds: seconds)
+            }
             configure(&configuration)
             let client = try FeedClient(configuration)
             return Session(client: client, fixtureServer: server)

@@ -39,6 +39,7 @@ extension BackendDescription: Codable {
             "maximumPageSize": .integer(maximumPageSize),
         ]
         if let fixedIdentity { object["identity"] = .string(fixedIdentity) }
+        if let requestTimeout { object["timeout"] = .double(requestTimeout) }
         var total: [String: JSONValue] = [:]
         if let header = self.total.header { total["header"] = .string(header) }
         if let bodyField = self.total.bodyField { total["bodyField"] = .string(bodyField) }
