@@ -108,6 +108,11 @@ extension DiskCache {
             if removed { state.withLock { $0.corruptEntriesRemoved += 1 } }
             report.problems.append(.init(file: URL(fileURLWithPath: file.path), reason: reason, removed: removed))
         }
+        for obstruction in listing.obstructions {
+            report.checkedEntries += 1
+            let removed = (try? lock.withExclusiveAccess { _ in obstruction.remove() }) ?? false
+            report.problems.append(.init(file: URL(fileURLWithPath: obstruction.path), reason: obstruction.reason, removed: removed))
+        }
         for file in listing.misplacedEntries {
             report.checkedEntries += 1
             let removed = removeEntryFile(at: file.path, identity: file.identity)
@@ -140,7 +145,7 @@ extension DiskCache {
                 corrupt.append(file)
             }
         }
-        var report = PruneReport(expiredEntriesRemoved: 0, corruptEntriesRemoved: 0, entriesEvictedForSize: 0,
+        var report = PruneReport(expiredEntriesRemoved: 0, corruptEntriesRemoved: 0, obstructionsRemoved: 0, entriesEvictedForSize: 0,
                                  temporaryFilesRemoved: 0, bytesFreed: 0,
                                  remainingEntries: listing.entries.count, remainingBytes: listing.entryBytes)
         try? lock.withExclusiveAccess { ledger in
@@ -153,6 +158,7 @@ extension DiskCache {
             }
             report.expiredEntriesRemoved = expired.filter(removeIfUnchanged).count
             report.corruptEntriesRemoved = corrupt.filter(removeIfUnchanged).count
+            report.obstructionsRemoved = listing.obstructions.filter { $0.remove() }.count
             let trim = trimLocked(protecting: nil)
             report.entriesEvictedForSize = trim.entriesRemoved
             report.temporaryFilesRemoved = trim.temporaryFilesRemoved

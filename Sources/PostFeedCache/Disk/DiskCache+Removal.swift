@@ -19,6 +19,10 @@ extension DiskCache {
             for file in listing.entries + listing.misplacedEntries where !FileSystem.remove(file.path) {
                 failure = failure ?? SystemCallError(operation: "unlink", path: file.path, errno: errno)
             }
+            // Whatever is in the way of entries goes too, or every later run would miss.
+            for obstruction in listing.obstructions where !obstruction.remove() {
+                failure = failure ?? SystemCallError(operation: "remove", path: obstruction.path, errno: errno)
+            }
             ledger = failure == nil ? SizeLedger(bytes: 0, entries: 0) : recount()
             if let failure { throw DiskCacheError(failure) }
         }

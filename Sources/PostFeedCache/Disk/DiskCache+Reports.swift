@@ -69,6 +69,9 @@ extension DiskCache {
         public var expiredEntriesRemoved: Int
         /// Entries whose metadata did not verify.
         public var corruptEntriesRemoved: Int
+        /// Things in the way of entries: a directory where an entry file belongs, a file
+        /// where a fan-out folder or the temporary folder belongs.
+        public var obstructionsRemoved: Int
         /// Least recently used entries removed to bring the total to the low-water mark.
         public var entriesEvictedForSize: Int
         /// Crashed writers' temporary files older than ``Configuration/staleTemporaryFileAge``.

@@ -93,7 +93,7 @@ struct CacheCommand: AsyncParsableCommand {
                 return try JSONOutput.print(Dictionary(uniqueKeysWithValues: reports.map { ($0.name, PruneJSON($0.report)) }))
             }
             for (name, r) in reports {
-                print("\(name): removed \(r.expiredEntriesRemoved) expired, \(r.entriesEvictedForSize) for size, \(r.corruptEntriesRemoved) corrupt, \(r.temporaryFilesRemoved) temporary; freed \(ByteFormat.string(r.bytesFreed)); \(r.remainingEntries) entries (\(ByteFormat.string(r.remainingBytes))) left")
+                print("\(name): removed \(r.expiredEntriesRemoved) expired, \(r.entriesEvictedForSize) for size, \(r.corruptEntriesRemoved) corrupt, \(r.obstructionsRemoved) in the way, \(r.temporaryFilesRemoved) temporary; freed \(ByteFormat.string(r.bytesFreed)); \(r.remainingEntries) entries (\(ByteFormat.string(r.remainingBytes))) left")
             }
         }
     }
@@ -164,12 +164,13 @@ struct VerifyJSON: Encodable {
 }
 
 struct PruneJSON: Encodable {
-    var expiredEntriesRemoved, entriesEvictedForSize, corruptEntriesRemoved, temporaryFilesRemoved: Int
+    var expiredEntriesRemoved, entriesEvictedForSize, corruptEntriesRemoved, obstructionsRemoved, temporaryFilesRemoved: Int
     var bytesFreed, remainingEntries, remainingBytes: Int
     init(_ r: DiskCache.PruneReport) {
         expiredEntriesRemoved = r.expiredEntriesRemoved
         entriesEvictedForSize = r.entriesEvictedForSize
         corruptEntriesRemoved = r.corruptEntriesRemoved
+        obstructionsRemoved = r.obstructionsRemoved
         temporaryFilesRemoved = r.temporaryFilesRemoved
         bytesFreed = r.bytesFreed
         remainingEntries = r.remainingEntries
