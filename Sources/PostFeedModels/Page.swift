@@ -38,13 +38,17 @@ public struct Page: Sendable, Equatable {
     public var number: Int?
     /// Number of pages when known.
     public var totalPages: Int?
-    /// Served from the page cache because the network failed; may be out of date.
-    public var isStale: Bool
+    /// Served from the page cache out of date (offline, the network or the server
+    /// failed): ``staleReason`` is set. Setting `true` without a reason gives a generic one.
+    public var isStale: Bool {
+        get { staleReason != nil }
+        set { staleReason = newValue ? (staleReason ?? "the cached copy may be out of date") : nil }
+    }
     /// Served from the page cache without a request, or after a `304`.
     public var isFromCache: Bool
-    /// Why the page is out of date when ``isStale``: `offline`, `the network failed
-    /// (cannot connect)`, `the server failed (HTTP 503)`; `nil` otherwise.
-    public var staleReason: String? = nil
+    /// Why the page is out of date: `offline`, `the network failed (cannot connect)`,
+    /// `the server failed (HTTP 503)`; `nil` when it is not.
+    public var staleReason: String?
 
     /// Makes a page; the counts default to unknown and both cache flags to `false`
     /// (fresh from the network).
@@ -58,7 +62,7 @@ public struct Page: Sendable, Equatable {
         self.totalCount = totalCount
         self.number = number
         self.totalPages = totalPages
-        self.isStale = isStale
+        self.staleReason = isStale ? "the cached copy may be out of date" : nil
         self.isFromCache = isFromCache
     }
 

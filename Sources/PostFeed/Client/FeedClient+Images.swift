@@ -23,7 +23,7 @@ extension FeedClient {
             // The post names an image that cannot be fetched: say so rather than nothing.
             let reason = text.isEmpty
                 ? "the post's image URL is empty" : "'\(text.prefix(200))' cannot be fetched (only http and https images are)"
-            let named = URL(string: text) ?? backend.baseURL
+            let named = URL(string: text) ?? backend.baseURL  // an empty text names the backend
             return PostImage(
                 url: named, response: nil, fileURL: nil, error: ImagePipelineError(.unsupportedURL, url: named, message: reason))
         }

@@ -20,8 +20,8 @@ public struct InfiniteReading: Sendable {
     /// Total number of posts, when the backend said.
     public var totalCount: Int?
     /// Some page came from the cache out of date.
-    public var isStale: Bool
-    /// Why: offline, the network failed, the server failed (HTTP 503).
+    public var isStale: Bool { staleReason != nil }
+    /// Why: offline, the network failed, the server failed (HTTP 503); `nil` when fresh.
     public var staleReason: String?
     /// What ended the reading early: a page that failed after others loaded, `onPage`
     /// failing (output that could not be written), a save that failed, or cancellation.
@@ -53,8 +53,8 @@ public struct PageReading: Sendable {
     /// No page follows.
     public var isLast: Bool
     /// It came from the cache out of date.
-    public var isStale: Bool
-    /// Why: offline, the network failed, the server failed (HTTP 503).
+    public var isStale: Bool { staleReason != nil }
+    /// Why: offline, the network failed, the server failed (HTTP 503); `nil` when fresh.
     public var staleReason: String?
     /// 1-based position in the whole list of `posts[0]`.
     public var firstPosition: Int
@@ -90,7 +90,7 @@ extension FeedClient {
         let start = await infinite.count
         var reading = InfiniteReading(
             start: start, end: start, place: resumed.anchorIndex, delivered: start, savedEnd: nil, hasMore: true,
-            totalCount: nil, isStale: false, staleReason: nil, failure: nil, notices: [])
+            totalCount: nil, staleReason: nil, failure: nil, notices: [])
         for number in 1...max(pages, 1) {
             if Task.isCancelled { break }
             onLoading?(number)
@@ -121,7 +121,6 @@ extension FeedClient {
         reading.end = await infinite.count
         reading.hasMore = await infinite.hasMore
         reading.totalCount = await infinite.totalCount
-        reading.isStale = await infinite.isShowingStaleContent
         reading.staleReason = await infinite.staleReason
         return reading
     }
@@ -184,7 +183,7 @@ extension FeedClient {
             let notices = try await savePaged(anchorIndexInPage: anchor)
             try await onPage(PageReading(
                 page: page, posts: await feed.posts, totalPages: await feed.totalPages, totalCount: await feed.totalCount,
-                isLast: !(await feed.hasNext), isStale: await feed.isStale, staleReason: await feed.staleReason,
+                isLast: !(await feed.hasNext), staleReason: await feed.staleReason,
                 firstPosition: PlaceConverter.position(page: page, indexInPage: 0, pageSize: configuration.pageSize),
                 notices: (round == 0 ? resumed.notices : []) + notices))
         }

@@ -44,8 +44,9 @@ public actor PagedFeed {
     /// Posts in the whole list, when the backend said.
     public private(set) var totalCount: Int?
     /// The current page came from the cache after a network failure.
-    public private(set) var isStale = false
-    /// Why, when ``isStale``: offline, the network failed, the server failed.
+    public var isStale: Bool { staleReason != nil }
+    /// Why the current page is out of date (offline, the network or the server failed);
+    /// `nil` when it is not.
     public private(set) var staleReason: String?
     /// A navigation is loading its page (the latest one, when calls overlap); ``posts`` still
     /// shows the previous page.
@@ -257,7 +258,6 @@ public actor PagedFeed {
     private func show(_ page: Page, number: Int) {
         currentPage = number
         posts = page.posts
-        isStale = page.isStale
         staleReason = page.staleReason
     }
 

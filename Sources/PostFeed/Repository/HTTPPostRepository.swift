@@ -137,7 +137,6 @@ public final class HTTPPostRepository: PostRepository {
                 var page = try decode(
                     entry.data, headers: PageCacheStore.headers(of: entry), url: url, key: key, start: cachedStart)
                 page.isFromCache = true
-                page.isStale = stale != nil
                 page.staleReason = stale
                 return page
             } catch {

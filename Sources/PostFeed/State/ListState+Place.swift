@@ -109,19 +109,8 @@ extension ListState {
             result.endReached = converted.endReached
             result.totalCount = converted.totalCount ?? totalCount
         }
-        if result.problem != nil {
-            // The place cannot be reached from this list (it ended before it): the nearest
-            // is its last post.
-            result.anchor = loadedPostIDs.last.map { ScrollAnchor(postID: $0, index: loadedPostIDs.count - 1) }
-        }
-        return result
-    }
-
-    /// How many posts the loaded pages hold, at least: the ids known, or the pages times
-    /// the page size.
-    private var coveredLength: Int {
-        let (pages, overflow) = loadedPageKeys.count.multipliedReportingOverflow(by: pageSize)
-        return max(loadedPostIDs.count, overflow ? Int.max : pages)
+        // A place this list cannot reach (it ended before it): the nearest is its last post.
+        return result.withAnchorInside
     }
 
     // MARK: - Helpers

@@ -175,11 +175,17 @@ public struct ListState: Sendable, Equatable {
     /// them only while the list goes on, and never past the total or the pages a state
     /// may list (``PageKeyPlan/maximumListedPages``): restoring loads forward to it.
     private var anchorLimit: Int {
-        let (pages, overflow) = loadedPageKeys.count.multipliedReportingOverflow(by: pageSize)
-        let loaded = max(loadedPostIDs.count, overflow ? Int.max : pages)
+        let loaded = coveredLength
         guard nextPageKey != nil, !endReached else { return loaded }
         let reachable = PlaceConverter.firstIndex(ofPage: PageKeyPlan.maximumListedPages + 1, pageSize: pageSize)
         return max(loaded, min(totalCount ?? reachable, reachable))
+    }
+
+    /// How many posts the loaded pages hold, at least: the ids known, or the pages times
+    /// the page size.
+    var coveredLength: Int {
+        let (pages, overflow) = loadedPageKeys.count.multipliedReportingOverflow(by: pageSize)
+        return max(loadedPostIDs.count, overflow ? Int.max : pages)
     }
 
     private static func pageCountsProblem(_ counts: [Int], keys: Int, ids: Int) -> String? {

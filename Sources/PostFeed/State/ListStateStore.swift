@@ -58,7 +58,7 @@ public struct ListStateStore: Sendable {
     /// (nothing is written), `.notWritable` when the State folder cannot be created or
     /// written, `.writeFailed` when writing, syncing or renaming fails.
     public func save(_ state: ListState) throws(ListStateError) {
-        try write(state.mode) { _ in (state, []) }
+        try write(state) { _ in state }
     }
 
     /// What ``save(_:basedOn:)`` wrote.
@@ -88,7 +88,7 @@ public struct ListStateStore: Sendable {
     public func save(_ state: ListState, basedOn generation: Int) throws(ListStateError) -> SaveOutcome {
         let url = fileURL(for: state.mode)
         var notices: [String] = []
-        let written = try write(state.mode) { current in
+        let written = try write(state) { current in
             var merged = state
             var base = max(generation, 0)
             if let current {
@@ -108,18 +108,18 @@ public struct ListStateStore: Sendable {
                 base = max(base, current.generation)
             }
             merged.generation = base == Int.max ? base : base + 1
-            return (merged, notices)
+            return merged
         }
         return SaveOutcome(state: written, generation: written.generation, notices: notices)
     }
 
     /// Under the state lock: sets an unusable file aside, hands `update` the usable state
-    /// the file holds (or `nil`), and writes what it returns.
+    /// the file holds for `state`'s mode and backend (or `nil`), and writes what it returns.
     @discardableResult
-    private func write(
-        _ mode: ListMode, _ update: (ListState?) -> (ListState, [String])
-    ) throws(ListStateError) -> ListState {
+    private func write(_ state: ListState, _ update: (ListState?) -> ListState) throws(ListStateError) -> ListState {
+        let mode = state.mode
         let url = fileURL(for: mode)
+        _ = try Self.checked(state, url: url)
         do {
             try StateFileSystem.makeFolder(directory)
         } catch {
@@ -129,7 +129,6 @@ public struct ListStateStore: Sendable {
                     + error.folderRemedy)
         }
         return try StateFileSystem.withExclusiveLock(in: directory) { () throws(ListStateError) -> ListState in
-            let state = try Self.checked(update(nil).0, url: url)
             // A file this run may not use (another backend, a newer version, unreadable) is
             // kept aside, never overwritten: `load(…, setAside: .onNextSave)` left it in place.
             let current: ListState?
@@ -138,7 +137,7 @@ public struct ListStateStore: Sendable {
             case .failure?: current = nil; _ = try? StateFileSystem.moveAside(url, at: now())
             case nil: current = nil
             }
-            let toWrite = current == nil ? state : try Self.checked(update(current).0, url: url)
+            let toWrite = try Self.checked(update(current), url: url)
             let data: Data
             do {
                 data = try toWrite.jsonData()

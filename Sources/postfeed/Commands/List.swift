@@ -117,8 +117,8 @@ struct List: AsyncParsableCommand {
         } else {
             // Posts loaded but not printed yet (none unless the run was cut short).
             try await lines.printText(reading.delivered..<reading.end, images: interruption == nil)
-            if reading.isStale {
-                Terminal.note("postfeed: \(reading.staleReason ?? "the network failed"); some pages come from the cache and may be out of date")
+            if let reason = reading.staleReason {
+                Terminal.note("postfeed: \(reason); some pages come from the cache and may be out of date")
             }
         }
         // A restart that loaded nothing (cut short before its first page) keeps the old place.
@@ -156,13 +156,12 @@ private struct ListLines: Sendable {
             let fetched = await client.images(for: posts)
             if !Task.isCancelled { summaries = fetched }
         }
-        var lines: [PostLine] = []
-        for (offset, (post, image)) in zip(posts, summaries).enumerated() {
-            // The backend's position: posts hidden by --unseen keep their numbers.
-            let position = await client.infinite.listPosition(ofIndex: range.lowerBound + offset)
-            lines.append(PostLine(position: PlaceConverter.saturatingAdd(position, 1), post: post, image: image.map(ImageSummary.init)))
+        // The backend's positions: posts hidden by --unseen keep their numbers.
+        let positions = await client.infinite.listPositions(in: range)
+        return zip(posts, summaries).enumerated().map { offset, pair in
+            let position = positions.indices.contains(offset) ? positions[offset] : range.lowerBound + offset
+            return PostLine(position: PlaceConverter.saturatingAdd(position, 1), post: pair.0, image: pair.1.map(ImageSummary.init))
         }
-        return lines
     }
 
     /// Prints the posts at feed indices `range` (nothing when it is empty).

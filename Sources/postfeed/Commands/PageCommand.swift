@@ -79,8 +79,8 @@ struct PageCommand: AsyncParsableCommand {
                 var text = "Page \(page.page)\(page.totalPages.map { " of \($0)" } ?? "")\n"
                 for line in lines { text += PostRenderer.listEntry(line) + "\n" }
                 try StandardStream.output.write(text)
-                if page.isStale {
-                    Terminal.note("postfeed: \(page.staleReason ?? "the network failed"); page \(page.page) comes from the cache and may be out of date")
+                if let reason = page.staleReason {
+                    Terminal.note("postfeed: \(reason); page \(page.page) comes from the cache and may be out of date")
                 }
                 if page.isLast { print("— last page —") }
             }

@@ -75,10 +75,11 @@ struct PageDecoder: Sendable {
                 .pageOutOfRange, url: url, page: key,
                 message: "\(key.phrase(number: number)) is past the end of the list (\(total) posts, \(pages) pages of \(pageSize))")
         }
-        let links = LinkHeader(parsing: headers.values(for: "Link"), relativeTo: url)
+        let linkValues = headers.values(for: "Link")
+        let links = LinkHeader(parsing: linkValues, relativeTo: url)
         let ended = decoded.isEmpty
             || endSignalled(
-                json: json, links: links, hasLinkHeader: !headers.values(for: "Link").isEmpty, count: decoded.count, start: start,
+                json: json, links: links, hasLinkHeader: !linkValues.isEmpty, count: decoded.count, start: start,
                 total: total)
         return Page(
             key: key, posts: decoded,

@@ -25,7 +25,6 @@ extension InfiniteFeed {
         knownIDs = []
         nextKey = first.nextKey
         totalCount = first.totalCount ?? totalCount
-        isShowingStaleContent = first.isStale
         staleReason = first.staleReason
         append(first)
         if configuration.unseenOnly, count == 0, hasMore { _ = try await loadMore() }
@@ -64,10 +63,7 @@ extension InfiniteFeed {
             guard generation == listGeneration else { continue }
             pagesTried += 1
             if let total = page.totalCount { totalCount = total }
-            if page.isStale {
-                isShowingStaleContent = true
-                staleReason = page.staleReason ?? staleReason
-            }
+            if let reason = page.staleReason { staleReason = reason }
             let repeats = !page.posts.isEmpty && page.posts.allSatisfy { knownIDs.contains($0.id) }
             repeatedPages = repeats ? repeatedPages + 1 : 0
             if let stall = stall(page, key: key, repeatedPages: repeatedPages) {

@@ -12,10 +12,7 @@ extension InfiniteFeed {
             page = try await repository.page(key, cachePolicy: .cacheOnly, priority: .high)
         } catch where error.code == .notCached {
             page = try await repository.page(key, cachePolicy: .useCache, priority: .high)
-            if page.isStale, generation == listGeneration {
-                isShowingStaleContent = true
-                staleReason = page.staleReason ?? staleReason
-            }
+            if let reason = page.staleReason, generation == listGeneration { staleReason = reason }
         }
         // While the page loaded, the list may have been replaced (refresh, restore), or
         // another reader made the same page resident.

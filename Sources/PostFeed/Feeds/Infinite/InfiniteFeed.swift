@@ -38,8 +38,9 @@ public actor InfiniteFeed {
     public internal(set) var driftEvents = 0
     /// A page came from the cache because the network failed (pages read back from the
     /// cache on purpose, when restoring or scrolling back, do not count).
-    public internal(set) var isShowingStaleContent = false
-    /// Why, when ``isShowingStaleContent``: offline, the network failed, the server failed.
+    public var isShowingStaleContent: Bool { staleReason != nil }
+    /// Why a page came from the cache out of date (offline, the network or the server
+    /// failed; the latest reason); `nil` while every page was fresh.
     public internal(set) var staleReason: String?
     /// Why the background catalog load stopped, if it failed.
     public internal(set) var backgroundError: RepositoryError?
@@ -120,14 +121,30 @@ public actor InfiniteFeed {
         return result
     }
 
-    /// The 0-based position in the backend's list of the post at feed index `index`: the
-    /// same as `index` unless ``Configuration/unseenOnly`` hid posts before it. Numbers
-    /// shown to the reader are these positions plus one. `index` itself when not loaded.
-    public func listPosition(ofIndex index: Int) -> Int {
-        guard let (position, offset) = locate(index) else { return index }
-        let segment = segments[position]
-        let base = segments[..<position].reduce(0) { $0 + $1.listedPostIDs.count }
-        return base + (segment.listedPostIDs.firstIndex(of: segment.postIDs[offset]) ?? offset)
+    /// The 0-based positions in the backend's list of the posts at feed indices `range`
+    /// (clamped to what is loaded): the same as the indices unless
+    /// ``Configuration/unseenOnly`` hid posts before them. Numbers shown to the reader are
+    /// these positions plus one. One pass over the pages, however long the range.
+    public func listPositions(in range: Range<Int>) -> [Int] {
+        var positions: [Int] = []
+        var index = 0
+        var listed = 0
+        for segment in segments {
+            defer {
+                index += segment.postIDs.count
+                listed += segment.listedPostIDs.count
+            }
+            let (lower, upper) = (max(range.lowerBound, index), min(range.upperBound, index + segment.postIDs.count))
+            guard lower < upper else { continue }
+            // Hidden posts only sit between shown ones when the two lists differ.
+            let offsets: [Int: Int] = segment.listedPostIDs == segment.postIDs
+                ? [:] : Dictionary(segment.listedPostIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            for position in lower..<upper {
+                let offset = position - index
+                positions.append(listed + (offsets[segment.postIDs[offset]] ?? offset))
+            }
+        }
+        return positions
     }
 
     /// The global index of post `id`, if loaded.
