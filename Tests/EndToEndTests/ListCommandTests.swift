@@ -118,7 +118,9 @@ struct ListCommandTests {
             #expect(printed.positions == Array(1...20) || printed.positions == Array(1...40), "\(run)")
             let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
             #expect(state.loadedPostIDs == printed.ids)
-            #expect(state.anchor?.postID == 1)
+            // The place is the top of the last page printed: page 2 when the warm run's
+            // prefetch stored it (it is stored whole or not at all), else page 1.
+            #expect(state.anchor?.postID == (printed.positions.count == 40 ? 21 : 1), "\(run)")
         }
     }
 

@@ -26,4 +26,42 @@ import Testing
             headers: ["Cache-Control": "max-age=-9223372036854775808", "Age": "5"], now: now)
         #expect(freshness.expiresAt == now)
     }
+
+    // MARK: The one policy for pages and images (issue 15: one cached-HTTP path)
+
+    @Test func withoutExplicitLifetimeATenthOfTheTimeSinceLastModifiedCappedAtADay() {
+        let tenDaysAgo = HTTPDate.format(now.addingTimeInterval(-10 * 3600))
+        let recent = HTTPFreshness(headers: ["Last-Modified": tenDaysAgo, "Date": HTTPDate.format(now)], now: now)
+        #expect(recent.isHeuristic)
+        #expect(recent.expiresAt == now.addingTimeInterval(3600))  // a tenth of 10 hours
+
+        let old = HTTPFreshness(headers: ["Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT"], now: now)
+        #expect(old.expiresAt == now.addingTimeInterval(HTTPFreshness.heuristicLimit))
+
+        let future = HTTPFreshness(headers: ["Last-Modified": HTTPDate.format(now.addingTimeInterval(600))], now: now)
+        #expect(future.expiresAt == now)
+    }
+
+    @Test func nothingToGoOnIsExpiredAtOnceButStorable() {
+        let bare = HTTPFreshness(headers: [:], now: now)
+        #expect(bare.isStorable)
+        #expect(bare.isHeuristic)
+        #expect(bare.expiresAt == now)
+    }
+
+    @Test func explicitLifetimesBeatTheHeuristicAndNoStoreIsNotStored() {
+        let lastModified = "Sun, 06 Nov 1994 08:49:37 GMT"
+        #expect(HTTPFreshness(headers: ["Cache-Control": "no-cache", "Last-Modified": lastModified], now: now).expiresAt == now)
+        #expect(HTTPFreshness(headers: ["Cache-Control": "max-age=30", "Last-Modified": lastModified], now: now).expiresAt
+            == now.addingTimeInterval(30))
+        let expires = HTTPFreshness(
+            headers: ["Expires": "Sun, 06 Nov 1994 09:49:37 GMT", "Date": lastModified, "Last-Modified": lastModified], now: now)
+        #expect(expires.expiresAt == now.addingTimeInterval(3600))
+        #expect(!expires.isHeuristic)
+        #expect(HTTPFreshness(headers: ["Expires": "0"], now: now).expiresAt == now)
+        #expect(!HTTPFreshness(headers: ["Cache-Control": "public, no-store"], now: now).isStorable)
+        // The first of two conflicting max-ages counts.
+        #expect(HTTPFreshness(headers: ["Cache-Control": "max-age=10, max-age=99999"], now: now).expiresAt
+            == now.addingTimeInterval(10))
+    }
 }

@@ -27,14 +27,6 @@ extension FeedClient {
             return PostImage(
                 url: named, response: nil, fileURL: nil, error: ImagePipelineError(.unsupportedURL, url: named, message: reason))
         }
-        if configuration.offline {
-            guard let cached = await images.cachedImage(for: url) else {
-                return PostImage(
-                    url: url, response: nil, fileURL: nil,
-                    error: ImagePipelineError(.notCached, url: url, message: "not in the image cache (offline)"))
-            }
-            return PostImage(url: url, response: cached, fileURL: images.cachedFileURL(for: url), error: nil)
-        }
         do {
             let response = try await images.image(for: url, priority: priority)
             return PostImage(url: url, response: response, fileURL: images.cachedFileURL(for: url), error: nil)

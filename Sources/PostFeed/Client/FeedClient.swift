@@ -85,6 +85,8 @@ public final class FeedClient: Sendable {
     /// Pages and posts: an ``HTTPPostRepository``, answering from the page cache alone when
     /// ``Configuration/offline``.
     public let repository: any PostRepository
+    /// The one cached-HTTP path the repository and the image pipeline share.
+    let loader: CachedHTTPLoader
     /// The image pipeline over ``imageCache``; its cache keys are scoped to the backend.
     public let images: ImagePipeline
     /// The image disk layer at ``CacheLocation/imageCache``, or, when that folder cannot be
@@ -126,30 +128,29 @@ public final class FeedClient: Sendable {
         pageCache = try Self.openCache(
             at: location.pageCache, fallback: fallback, configuration: configuration.pageCache, logger: logger, fellBack: &fellBack)
         fallbackCacheFolder = fellBack ? fallback : nil
-        let online: any PostRepository
+        // One cached-HTTP path for pages and images; offline is its cache-only policy.
+        let loader = CachedHTTPLoader(http: http, offline: configuration.offline, logger: Self.logger(logger, for: "loader"))
+        self.loader = loader
         do {
-            online = try HTTPPostRepository(
-                backend: configuration.backend, pageSize: configuration.pageSize, loader: http, pageCache: pageCache,
-                logger: Self.logger(logger, for: "repository"))
+            repository = try HTTPPostRepository(
+                backend: configuration.backend, pageSize: configuration.pageSize, loader: loader, pageCache: pageCache,
+                now: { Date() }, logger: Self.logger(logger, for: "repository"))
         } catch {
             throw FeedClientError(.badBackend, error.description)
         }
-        repository = configuration.offline ? CacheOnlyRepository(online) : online
         var imageConfiguration = configuration.images
         let imageKey = imageConfiguration.cacheKey
         let backend = configuration.backend
         imageConfiguration.cacheKey = { url in backend.cacheKey(imageKey(url)) }
         images = ImagePipeline(
-            loader: http, disk: imageCache, configuration: imageConfiguration, logger: Self.logger(logger, for: "images"))
+            loader: loader, disk: imageCache, configuration: imageConfiguration, logger: Self.logger(logger, for: "images"))
         stateStore = ListStateStore(cacheRoot: location.root)
-        // The feeds use the pipeline only to prefetch images from the network: offline they
-        // get none, so `--offline` never makes a request.
-        let prefetchPipeline = configuration.offline ? nil : images
+        // Offline, the feeds' image prefetches only warm the memory layer from the disk.
         infinite = InfiniteFeed(
-            repository: repository, images: prefetchPipeline, configuration: configuration.infinite,
+            repository: repository, images: images, configuration: configuration.infinite,
             logger: Self.logger(logger, for: "infinite"))
         paged = PagedFeed(
-            repository: repository, images: prefetchPipeline, configuration: configuration.paged,
+            repository: repository, images: images, configuration: configuration.paged,
             logger: Self.logger(logger, for: "paged"))
     }
 
@@ -180,11 +181,16 @@ public final class FeedClient: Sendable {
         }
     }
 
-    /// Stops background work and the HTTP engine.
+    /// Stops background work and the HTTP engine. A prefetch cancelled here has either
+    /// stored its response whole or stores nothing: the transfers are awaited and the caches'
+    /// write queues flushed before this returns.
     public func shutdown() async {
         await infinite.cancelBackgroundWork()
         await paged.cancelPrefetching()
+        await loader.finishTransfers()
         await http.shutdown()
+        await imageCache.flush()
+        await pageCache.flush()
         // Hit and miss counts outlive the process, for `postfeed cache stats`.
         for cache in [imageCache, pageCache] {
             do { try cache.persistCounters() } catch { logger.debug("cannot persist cache counters: \(error)") }

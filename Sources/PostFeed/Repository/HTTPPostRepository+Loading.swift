@@ -3,12 +3,12 @@ import Logging
 import PostFeedCache
 import PostFeedHTTP
 
-/// The cache-aware request shared by pages and posts: fresh hit, conditional request,
-/// `304`, stale fallback.
+/// Pages and posts through the one cached-HTTP path (``CachedHTTPLoader``), and its
+/// failures in the repository's words.
 extension HTTPPostRepository {
     enum LoadResult {
-        /// A `2xx` to decode (and then store).
-        case network(HTTPResponse)
+        /// A `2xx` fetched now, with the validator's value when it accepted the body.
+        case network(Data, HTTPHeaders, (any Sendable)?)
         /// The cached body: a fresh hit, confirmed by a `304`, or out of date with the reason
         /// (`stale`): offline, the network failed, the server failed.
         case cached(DiskCacheEntry, stale: String?)
@@ -18,62 +18,60 @@ extension HTTPPostRepository {
 
     /// Loads `url` under `policy`. `subject` names it in messages (`page 2`, `post 7`).
     func load(
-        _ url: URL, cacheKey: String, policy: PageCachePolicy, priority: HTTPPriority, subject: String, page: PageKey?
+        _ url: URL, cacheKey: String, policy: CachePolicy, priority: HTTPPriority, subject: String, page: PageKey?,
+        keptHeaders: [String] = [], attributes: [String: String], validate: @escaping CachedHTTPLoader.Validator
     ) async throws(RepositoryError) -> LoadResult {
-        let cached = policy == .reload ? nil : store.entry(forKey: cacheKey)
-        switch policy {
-        case .cacheOnly:
-            guard let cached else {
-                throw RepositoryError(
-                    .notCached, url: url, page: page,
-                    message: "\(subject) of \(url.absoluteString) is not cached; go online to load it")
-            }
-            return .cached(cached, stale: cached.isExpired(at: now()) ? "offline" : nil)
-        case .useCache:
-            if let cached, !cached.isExpired(at: now()) {
-                logger.trace("page cache hit", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))"])
-                return .cached(cached, stale: nil)
-            }
-        case .revalidate, .reload:
-            break
-        }
-
-        var request = HTTPRequest(url: url, headers: ["Accept": "application/json"], priority: priority)
-        if let cached { request.addValidators(etag: cached.metadata.etag, lastModified: cached.metadata.lastModified) }
-        let response: HTTPResponse
+        var http = HTTPRequest(url: url, headers: ["Accept": "application/json"], priority: priority)
+        http.maximumBodySize = backend.maximumPageBodySize
+        let request = CachedHTTPLoader.Request(
+            http: http, key: cacheKey, policy: policy, keptHeaders: keptHeaders, attributes: attributes)
         do {
-            response = try await loader.execute(request)
+            switch try await loader.load(request, in: store, validate: validate) {
+            case .cached(let entry, _, let stale): return .cached(entry, stale: stale)
+            case .fetched(let fetched): return .network(fetched.body, fetched.headers, fetched.accepted?.value)
+            case .status(let response): return .status(response)
+            }
         } catch {
-            if error.code == .cancelled || Task.isCancelled {
-                throw RepositoryError(
-                    .cancelled, url: url, page: page, message: "loading \(subject) was cancelled", underlying: error)
-            }
-            if let cached {
-                logger.debug("network failed, serving the cached copy", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))", "error": "\(error)"])
-                return .cached(cached, stale: "the network failed (\(error.code))")
-            }
-            throw RepositoryError(
+            throw repositoryError(error, url: url, subject: subject, page: page)
+        }
+    }
+
+    private func repositoryError(_ failure: CachedHTTPLoader.Failure, url: URL, subject: String, page: PageKey?) -> RepositoryError {
+        switch failure {
+        case .notCached:
+            return RepositoryError(
+                .notCached, url: url, page: page,
+                message: "\(subject) of \(url.absoluteString) is not cached; go online to load it")
+        case .cancelled(let underlying):
+            return RepositoryError(
+                .cancelled, url: url, page: page, message: "loading \(subject) was cancelled", underlying: underlying)
+        case .network(let error) where error.code == .bodyTooLarge:
+            return RepositoryError(
+                .network, url: url, page: page,
+                message: "\(subject) of \(url.absoluteString) is larger than the \(Self.binarySize(backend.maximumPageBodySize)) "
+                    + "one page may hold, so it was not read; the server may ignore the page size. "
+                    + "Raise the limit with a backend file's maximumPageBytes if such pages are expected",
+                underlying: error)
+        case .network(let error):
+            return RepositoryError(
                 .network, url: url, page: page,
                 message: "\(subject) could not be loaded and is not cached: \(error.description)", underlying: error)
+        case .unaskedNotModified:
+            // A 304 to an unconditional request: the server is confused; say so.
+            return RepositoryError(
+                .httpStatus, url: url, page: page,
+                message: "\(subject) of \(url.absoluteString) answered 304 Not Modified to a request without validators",
+                underlying: HTTPClientError.status(304, url: url))
+        case .unreadableBody(let reason):
+            return RepositoryError(.network, url: url, page: page, message: "\(subject) of \(url.absoluteString): \(reason)")
         }
+    }
 
-        if response.isNotModified {
-            guard let cached else {
-                // A 304 to an unconditional request: the server is confused; say so.
-                throw RepositoryError(
-                    .httpStatus, url: url, page: page,
-                    message: "\(subject) of \(url.absoluteString) answered 304 Not Modified to a request without validators",
-                    underlying: HTTPClientError.status(304, url: url))
-            }
-            await store.refresh(forKey: cacheKey, with: response.headers, now: now())
-            return .cached(cached, stale: nil)
-        }
-        if response.isSuccess { return .network(response) }
-        if let cached, response.status >= 500 || response.status == 429 {
-            logger.debug("server error, serving the cached copy", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))", "status": "\(response.status)"])
-            return .cached(cached, stale: "the server failed (HTTP \(response.status))")
-        }
-        return .status(response)
+    /// `8 MiB`, `512 KiB`, `100 bytes`: a limit as a reader would write it.
+    static func binarySize(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     /// The error for an error status: `404` → `.pageOutOfRange`, else `.httpStatus`, with

@@ -19,7 +19,7 @@ extension HTTPPostRepository {
         guard let url = backend.postURL(id: id) else {
             if let post = postFromPages(id: id) { return post }
             throw RepositoryError(
-                cachePolicy == .cacheOnly ? .notCached : .notFound, url: backend.postsURL, page: nil,
+                loader.effective(cachePolicy) == .cacheOnly ? .notCached : .notFound, url: backend.postsURL, page: nil,
                 message: "post \(id) is in none of the pages loaded so far, and backend \(backend.name) "
                     + "has no post path to ask; load more of the list first")
         }
@@ -28,7 +28,12 @@ extension HTTPPostRepository {
         let result: LoadResult
         do {
             result = try await load(
-                url, cacheKey: cacheKey, policy: cachePolicy, priority: .high, subject: subject, page: nil)
+                url, cacheKey: cacheKey, policy: cachePolicy, priority: .high, subject: subject, page: nil,
+                attributes: [Attribute.kind: "post"],
+                validate: { [self] body, _ in
+                    guard let post = try? decodePost(body, url: url, subject: subject) else { return nil }
+                    return CachedHTTPLoader.Accepted(value: post)
+                })
         } catch where error.code == .network || error.code == .notCached {
             if let post = postFromPages(id: id) { return post }
             throw error
@@ -40,13 +45,12 @@ extension HTTPPostRepository {
             } catch {
                 store.remove(forKey: cacheKey)
                 if let post = postFromPages(id: id) { return post }
-                guard cachePolicy != .cacheOnly else { throw error }
+                guard loader.effective(cachePolicy) != .cacheOnly else { throw error }
                 return try await post(id: id, cachePolicy: .reload)
             }
-        case .network(let response):
-            let post = try decodePost(response.body, url: url, subject: subject)
-            await store.store(response, forKey: cacheKey, keptHeaders: [], attributes: [Attribute.kind: "post"], now: now())
-            return post
+        case .network(let body, _, let value):
+            if let post = value as? Post { return post }
+            return try decodePost(body, url: url, subject: subject)
         case .status(let response) where response.status == 404:
             throw RepositoryError(
                 .notFound, url: url, page: nil,

@@ -41,7 +41,8 @@ public final class HTTPPostRepository: PostRepository {
     /// Posts per page, checked by ``init(backend:pageSize:loader:pageCache:now:logger:)``
     /// against ``BackendDescription/maximumPageSize``.
     public let pageSize: Int
-    let loader: any HTTPLoading
+    /// The one cached-HTTP path, shared with the image pipeline in a ``FeedClient``.
+    let loader: CachedHTTPLoader
     let store: PageCacheStore
     let decoder: PageDecoder
     let now: @Sendable () -> Date
@@ -80,13 +81,24 @@ public final class HTTPPostRepository: PostRepository {
     ///     It may be shared by several backends and processes.
     ///   - now: the clock freshness is computed with; inject one in tests.
     /// - Throws: `.badConfiguration` for a page size out of range.
-    public init(
+    public convenience init(
         backend: BackendDescription,
         pageSize: Int = BackendDescription.defaultPageSize,
         loader: any HTTPLoading,
         pageCache: any DataCaching,
         now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "postfeed.repository")
+    ) throws(RepositoryError) {
+        try self.init(
+            backend: backend, pageSize: pageSize,
+            loader: CachedHTTPLoader(http: loader, now: now, logger: logger), pageCache: pageCache, now: now, logger: logger)
+    }
+
+    /// Makes a repository loading through `loader`, which a ``FeedClient`` shares with its
+    /// image pipeline (one single-flight, one meaning of offline).
+    init(
+        backend: BackendDescription, pageSize: Int, loader: CachedHTTPLoader, pageCache: any DataCaching,
+        now: @escaping @Sendable () -> Date, logger: Logger
     ) throws(RepositoryError) {
         try backend.validatePageSize(pageSize)
         self.backend = backend
@@ -111,8 +123,12 @@ public final class HTTPPostRepository: PostRepository {
     /// sharing the page cache: the backend's generation token changes, so entries stamped
     /// with the old one are never served again, and the entries listed in the backend's key
     /// index are deleted (see `PageCacheStore`). Other backends' entries are untouched.
+    /// Offline (``CachePolicy/cacheOnly`` for every load) nothing is invalidated: the cache
+    /// is all there is.
     public func invalidateCachedPages() async {
+        guard !loader.offline else { return }
         store.invalidate()
+        loader.forgetFetched(prefix: store.name)
         memory.withLock { $0 = Memory() }
         recentPosts.removeAllObjects()
         logger.debug("page cache invalidated", metadata: ["backend": "\(backend.identity)"])
@@ -129,8 +145,20 @@ public final class HTTPPostRepository: PostRepository {
     {
         let url = try backend.pageURL(for: key, pageSize: pageSize)
         let cacheKey = backend.cacheKey(url.absoluteString)
-        let subject = key.phrase(number: startIndex(of: key).map { PlaceConverter.page(forIndex: $0, pageSize: pageSize) })
-        switch try await load(url, cacheKey: cacheKey, policy: cachePolicy, priority: priority, subject: subject, page: key) {
+        let start = startIndex(of: key)
+        let subject = key.phrase(number: start.map { PlaceConverter.page(forIndex: $0, pageSize: pageSize) })
+        var attributes = [Attribute.kind: "page"]
+        if let start { attributes[Attribute.startIndex] = String(start) }
+        // Decoded once per fetched body, before it is stored: a body that does not decode is
+        // never cached, and callers sharing the transfer share the page.
+        let validate: CachedHTTPLoader.Validator = { [self] body, headers in
+            guard let page = try? decode(body, headers: headers, url: url, key: key, start: start) else { return nil }
+            return CachedHTTPLoader.Accepted(value: page)
+        }
+        let result = try await load(
+            url, cacheKey: cacheKey, policy: cachePolicy, priority: priority, subject: subject, page: key,
+            keptHeaders: keptHeaders, attributes: attributes, validate: validate)
+        switch result {
         case .cached(let entry, let stale):
             let cachedStart = entry.metadata.attributes[Attribute.startIndex].flatMap { Int($0) }
             do {
@@ -143,17 +171,14 @@ public final class HTTPPostRepository: PostRepository {
                 // A cached body this description cannot read (its mapping changed since):
                 // drop it and ask the server, unless offline.
                 store.remove(forKey: cacheKey)
-                guard cachePolicy != .cacheOnly else { throw error }
+                guard loader.effective(cachePolicy) != .cacheOnly else { throw error }
                 logger.debug("dropped an undecodable cached page", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))", "error": "\(error)"])
                 return try await page(key, cachePolicy: .reload, priority: priority)
             }
-        case .network(let response):
-            let start = startIndex(of: key)
-            let page = try decode(response.body, headers: response.headers, url: url, key: key, start: start)
-            var attributes = [Attribute.kind: "page"]
-            if let start { attributes[Attribute.startIndex] = String(start) }
-            await store.store(response, forKey: cacheKey, keptHeaders: keptHeaders, attributes: attributes, now: now())
-            return page
+        case .network(let body, let headers, let value):
+            if let page = value as? Page { return page }
+            // The validator refused the body: decode it again for the error.
+            return try decode(body, headers: headers, url: url, key: key, start: start)
         case .status(let response):
             throw statusError(response, subject: subject, page: key)
         }

@@ -28,9 +28,11 @@ public struct FixtureServerConfiguration: Sendable {
     public var quirks: PaginationQuirks = .none
     /// Serves the `/test/…` routes the HTTP client's tests use (see ``TestRoutes``).
     public var enablesTestRoutes: Bool
-    /// `max-age` in seconds of `Cache-Control` on list pages and single posts.
+    /// `max-age` in seconds of `Cache-Control` on list pages and single posts; negative
+    /// sends no `Cache-Control`.
     public var pageMaxAge: Int
-    /// `max-age` in seconds of `Cache-Control` on images.
+    /// `max-age` in seconds of `Cache-Control` on images; negative sends no `Cache-Control`
+    /// (images keep their `ETag` and `Last-Modified`).
     public var imageMaxAge: Int
     /// Level of the server's own log (requests, errors); `.warning` keeps tests quiet.
     public var logLevel: Logger.Level

@@ -19,7 +19,9 @@ enum CacheableResponse {
         let etag = precomputed ?? EntityTag(strongHashOf: body)
         var headers = extra
         headers[.eTag] = etag.description
-        headers[.cacheControl] = "public, max-age=\(maxAge)"
+        // A negative max-age sends no Cache-Control at all: a server that says nothing of
+        // freshness, left to the client's heuristic.
+        if maxAge >= 0 { headers[.cacheControl] = "public, max-age=\(maxAge)" }
         if let lastModified { headers[.lastModified] = HTTPDate.format(lastModified) }
         let notModified = ConditionalRequest.isNotModified(
             ifNoneMatch: request.headers[values: .ifNoneMatch],

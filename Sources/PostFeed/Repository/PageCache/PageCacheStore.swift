@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// If the generation entry itself disappears (trimmed, cache cleared) a new token is made,
 /// which only costs refetching: it errs on the side of not serving old pages.
-final class PageCacheStore: Sendable {
+final class PageCacheStore: ResponseCache {
     let cache: any DataCaching
     let identity: String
     private let generationKey: String
@@ -85,58 +85,29 @@ final class PageCacheStore: Sendable {
         }
     }
 
-    // MARK: Writing
+    // MARK: Writing (ResponseCache, for CachedHTTPLoader)
 
-    /// Stores a `2xx` response under `key` unless it says `no-store`. Keeps `keptHeaders`
-    /// (all their values, joined by `, `) and `attributes`. A cache that refuses the write
-    /// costs only the caching: the error is not passed on. Runs on the cache's write queue
-    /// (``DataCaching/performWrite(_:)``), entry and index as one job.
-    func store(
-        _ response: HTTPResponse, forKey key: String, keptHeaders: [String], attributes: [String: String], now: Date
-    ) async {
-        await cache.performWrite { [self] in
-            storeNow(response, forKey: key, keptHeaders: keptHeaders, attributes: attributes, now: now)
-        }
-    }
+    var name: String { "pages \(identity)" }
 
-    private func storeNow(
-        _ response: HTTPResponse, forKey key: String, keptHeaders: [String], attributes: [String: String], now: Date
-    ) {
-        guard case .expires(let expiresAt) = CacheFreshness.of(response.headers, now: now) else { return }
-        var all = attributes
-        all[Self.generationAttribute] = currentGeneration()
-        for name in keptHeaders {
-            let values = response.headers.values(for: name)
-            if !values.isEmpty { all[Self.headerPrefix + name.lowercased()] = values.joined(separator: ", ") }
-        }
-        let metadata = CacheEntryMetadata(
-            key: key, url: response.requestURL.absoluteString, etag: response.headers["ETag"],
-            lastModified: response.headers["Last-Modified"], contentType: response.headers["Content-Type"],
-            expiresAt: expiresAt, storedAt: now, attributes: all)
-        do {
-            try cache.store(response.body, metadata: metadata, forKey: key)
+    func liveEntry(forKey key: String) -> DiskCacheEntry? { entry(forKey: key) }
+
+    /// Stores a body stamped with the current generation, and indexes its key, as one job
+    /// on the cache's write queue.
+    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String) async throws {
+        try await store(body, metadata: metadata, forKey: key, in: cache) { [self] metadata in
+            metadata.attributes[Self.generationAttribute] = currentGeneration()
+        } then: { [self] in
             addToIndex(key)
-        } catch {
-            // The page is still returned; only its caching failed.
         }
     }
 
-    /// After a `304`: a new expiry from the `304`'s own headers, and its validators when it
-    /// sent new ones. Runs on the cache's write queue.
-    func refresh(forKey key: String, with headers: HTTPHeaders, now: Date) async {
-        let freshness = CacheFreshness.of(headers, now: now)
-        let cache = cache
-        await cache.performWrite {
-            try? cache.updateMetadata(forKey: key) { metadata in
-                switch freshness {
-                case .expires(let date): metadata.expiresAt = date
-                case .doNotStore: metadata.expiresAt = now
-                }
-                if let etag = headers["ETag"] { metadata.etag = etag }
-                if let lastModified = headers["Last-Modified"] { metadata.lastModified = lastModified }
-            }
-        }
+    func refresh(forKey key: String, expiresAt: Date?, etag: String?, lastModified: String?) async {
+        await refresh(forKey: key, expiresAt: expiresAt, etag: etag, lastModified: lastModified, in: cache)
     }
+
+    /// A page that could not be stored is still returned; only its caching failed (the
+    /// disk cache warns once about a full or read-only disk itself).
+    func writeFailed(_ error: any Error, key: String) {}
 
     func remove(forKey key: String) {
         cache.removeEntry(forKey: key)

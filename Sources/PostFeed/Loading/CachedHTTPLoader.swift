@@ -1,0 +1,370 @@
+import Foundation
+import Logging
+import PostFeedCache
+import PostFeedHTTP
+import Synchronization
+
+/// The one cached-HTTP path: pages, posts and images are all loaded through it, so they
+/// share one freshness policy, one revalidation, one stale-on-error rule, one
+/// single-flight and one meaning of offline.
+///
+/// - **Freshness** is ``HTTPFreshness`` (RFC 9111 as a private cache, heuristic freshness
+///   for responses without caching headers), the same for pages and images.
+/// - **Revalidation**: an expired entry is asked for with `If-None-Match` /
+///   `If-Modified-Since`; a `304` refreshes the entry's expiry and validators.
+/// - **Stale if error**: when no response arrives, or the server answers `5xx` / `429`, a
+///   cached entry is served with the reason ("the network failed (timed out)", "the
+///   server failed (HTTP 503)"). Under ``CachePolicy/reload`` there is none to serve.
+/// - **Single flight**: concurrent loads of one key share one transfer, cancelled only when
+///   every caller has left; the first caller's validator runs once for all.
+/// - **Used as fetched**: a response this loader fetched or revalidated less than
+///   ``reuseWindow`` ago is served without asking again (a walk prefetches page 2 and then
+///   shows it: one request, not a `200` and then a `304`).
+/// - **Offline** is ``CachePolicy/cacheOnly`` for every load.
+/// - **Whole or nothing**: a body is validated (it decodes as a page, it sniffs as an
+///   image) before it is stored, and stored atomically on the cache's write queue; a load
+///   cancelled before its body arrived stores nothing.
+final class CachedHTTPLoader: Sendable {
+    /// One load: the request, the cache key, the policy and what to keep with the entry.
+    struct Request: Sendable {
+        var http: HTTPRequest
+        var key: String
+        var policy: CachePolicy
+        /// Response headers kept as `header.<name>` attributes (a page's `Link`, its total).
+        var keptHeaders: [String] = []
+        /// Attributes stored with the entry.
+        var attributes: [String: String] = [:]
+        /// Streams the body to a file there, for the cache to adopt without a copy (images).
+        var downloadsFolder: URL?
+    }
+
+    /// What a validator made of a `2xx` body: its decoded value, shared with the flight's
+    /// other callers, and attributes to store with it. `nil` from a validator: the body is
+    /// unusable and is not stored.
+    struct Accepted: Sendable {
+        var value: (any Sendable)?
+        var attributes: [String: String] = [:]
+        /// `Content-Type` to store when the response named none.
+        var contentType: String?
+    }
+
+    typealias Validator = @Sendable (Data, HTTPHeaders) -> Accepted?
+
+    /// Where an answer came from.
+    enum Outcome: Sendable {
+        /// The cached entry: fresh, used as it is (``CachePolicy/cacheElseLoad``), fetched
+        /// this run, or stale with the reason (offline, the network or the server failed).
+        case cached(DiskCacheEntry, revalidated: Bool, stale: String?)
+        /// A `2xx` fetched now: its body, headers, the validator's value, whether it was stored.
+        case fetched(Fetched)
+        /// An error status with no cached entry to stand in.
+        case status(HTTPResponse)
+    }
+
+    struct Fetched: Sendable {
+        var body: Data
+        var headers: HTTPHeaders
+        var accepted: Accepted?
+        var stored: Bool
+    }
+
+    /// Why no answer.
+    enum Failure: Error, Sendable {
+        /// ``CachePolicy/cacheOnly`` (offline) and nothing cached.
+        case notCached
+        case cancelled(HTTPClientError?)
+        /// No response arrived, and nothing cached to stand in.
+        case network(HTTPClientError)
+        /// A `304` to a request sent without validators.
+        case unaskedNotModified
+        /// The body arrived but could not be read back from its file.
+        case unreadableBody(String)
+    }
+
+    /// How long a response this loader fetched counts as fresh whatever its headers say:
+    /// five minutes, longer than any command-line run's walk from a prefetch to its use; a
+    /// long-lived service revalidates after it.
+    static let defaultReuseWindow: TimeInterval = 300
+
+    let http: any HTTPLoading
+    /// Every load is ``CachePolicy/cacheOnly``.
+    let offline: Bool
+    let reuseWindow: TimeInterval
+    let now: @Sendable () -> Date
+    let logger: Logger
+    private let state = Mutex(State())
+
+    private struct State {
+        var flights: [String: Flight] = [:]
+        /// When this loader last fetched or revalidated each entry, by flight key.
+        var fetchedAt: [String: Date] = [:]
+        /// Every transfer task not yet finished, also those every caller left.
+        var running: [UInt64: Task<Void, Never>] = [:]
+    }
+
+    private struct Flight {
+        typealias Waiter = CheckedContinuation<Result<Outcome, Failure>, Never>
+        let id: UInt64
+        var task: Task<Void, Never>?
+        var waiters: [UInt64: Waiter] = [:]
+    }
+
+    private let ids = Atomic<UInt64>(0)
+
+    init(
+        http: any HTTPLoading, offline: Bool = false, reuseWindow: TimeInterval = defaultReuseWindow,
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "postfeed.loader")
+    ) {
+        self.http = http
+        self.offline = offline
+        self.reuseWindow = reuseWindow
+        self.now = now
+        self.logger = logger
+    }
+
+    /// The policy a load runs under: `policy`, or ``CachePolicy/cacheOnly`` offline.
+    func effective(_ policy: CachePolicy) -> CachePolicy { offline ? .cacheOnly : policy }
+
+    /// Loads `request` through `cache` (see the type's rules). `validate` runs once per
+    /// fetched `2xx` body, before anything is stored.
+    func load(_ request: Request, in cache: some ResponseCache, validate: Validator? = nil)
+        async throws(Failure) -> Outcome
+    {
+        let policy = effective(request.policy)
+        let flightKey = cache.name + "\n" + request.key
+        let entry = policy == .reload ? nil : cache.liveEntry(forKey: request.key)
+        if let entry {
+            let now = now()
+            let fetchedNow = fetchedRecently(flightKey, now: now)
+            let expired = entry.isExpired(at: now) && !fetchedNow
+            switch policy {
+            case .cacheOnly: return .cached(entry, revalidated: false, stale: expired ? "offline" : nil)
+            case .cacheElseLoad: return .cached(entry, revalidated: false, stale: nil)
+            case .useCache where !expired: return .cached(entry, revalidated: false, stale: nil)
+            case .useCache, .revalidate, .reload: break
+            }
+        } else if policy == .cacheOnly {
+            throw .notCached
+        }
+        let result = await joinFlight(flightKey) { [self] in
+            await fetch(request, policy: policy, entry: entry, in: cache, flightKey: flightKey, validate: validate)
+        }
+        return try result.get()
+    }
+
+    /// Returns once every transfer started so far has finished: stored whole, or cancelled
+    /// before its body arrived and stored nothing. Call it after cancelling prefetches and
+    /// before flushing the caches, when a process is about to exit.
+    func finishTransfers() async {
+        while let task = state.withLock({ $0.running.values.first }) {
+            await task.value
+            // `complete` removed it; a task that never reached it (impossible today) must
+            // not spin this loop.
+            state.withLock { state in
+                if let id = state.running.first(where: { $0.value == task })?.key { state.running[id] = nil }
+            }
+        }
+    }
+
+    /// Forgets which responses were fetched this run (after the cache was invalidated).
+    func forgetFetched(prefix name: String) {
+        state.withLock { state in state.fetchedAt = state.fetchedAt.filter { !$0.key.hasPrefix(name + "\n") } }
+    }
+
+    private func fetchedRecently(_ flightKey: String, now: Date) -> Bool {
+        guard let fetched = state.withLock({ $0.fetchedAt[flightKey] }) else { return false }
+        return now.timeIntervalSince(fetched) < reuseWindow
+    }
+
+    private func markFetched(_ flightKey: String) {
+        let now = now()
+        state.withLock { $0.fetchedAt[flightKey] = now }
+    }
+
+    // MARK: Single flight
+
+    private func joinFlight(
+        _ flightKey: String, priority: TaskPriority? = nil, _ work: @escaping @Sendable () async -> Result<Outcome, Failure>
+    ) async -> Result<Outcome, Failure> {
+        let waiter = ids.add(1, ordering: .relaxed).newValue
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: Flight.Waiter) in
+                if Task.isCancelled {
+                    continuation.resume(returning: .failure(.cancelled(nil)))
+                    return
+                }
+                let start: Task<Void, Never>? = state.withLock { state in
+                    if state.flights[flightKey] != nil {
+                        state.flights[flightKey]?.waiters[waiter] = continuation
+                        return nil
+                    }
+                    let id = ids.add(1, ordering: .relaxed).newValue
+                    state.flights[flightKey] = Flight(id: id, waiters: [waiter: continuation])
+                    let task = Task.detached(priority: Task.currentPriority) { [self] in
+                        let result = await work()
+                        complete(flightKey, flight: id, with: result)
+                    }
+                    state.flights[flightKey]?.task = task
+                    state.running[id] = task
+                    return task
+                }
+                _ = start
+            }
+        } onCancel: {
+            leave(flightKey, waiter: waiter)
+        }
+    }
+
+    private func leave(_ flightKey: String, waiter: UInt64) {
+        let (continuation, orphaned) = state.withLock { state -> (Flight.Waiter?, Task<Void, Never>?) in
+            guard var flight = state.flights[flightKey], let continuation = flight.waiters.removeValue(forKey: waiter) else {
+                return (nil, nil)
+            }
+            if flight.waiters.isEmpty {
+                // The last caller left: stop the transfer; the next caller starts anew.
+                state.flights[flightKey] = nil
+                return (continuation, flight.task)
+            }
+            state.flights[flightKey] = flight
+            return (continuation, nil)
+        }
+        orphaned?.cancel()
+        continuation?.resume(returning: .failure(.cancelled(nil)))
+    }
+
+    private func complete(_ flightKey: String, flight id: UInt64, with result: Result<Outcome, Failure>) {
+        let waiters = state.withLock { state -> [Flight.Waiter] in
+            state.running[id] = nil
+            guard let flight = state.flights[flightKey], flight.id == id else { return [] }
+            state.flights[flightKey] = nil
+            return Array(flight.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(returning: result) }
+    }
+
+    // MARK: The transfer
+
+    private struct Response {
+        var requestURL: URL
+        var url: URL
+        var status: Int
+        var headers: HTTPHeaders
+        var body: ResponseBody
+        var metrics: HTTPMetrics
+
+        func readBody() throws -> Data {
+            switch body {
+            case .data(let data): return data
+            case .file(let file): return try Data(contentsOf: file)
+            }
+        }
+
+        /// Removes the downloaded file unless a cache adopted it.
+        func discard() {
+            if case .file(let file) = body, FileManager.default.fileExists(atPath: file.path) {
+                try? FileManager.default.removeItem(at: file)
+            }
+        }
+    }
+
+    private func fetch(
+        _ request: Request, policy: CachePolicy, entry: DiskCacheEntry?, in cache: some ResponseCache, flightKey: String,
+        validate: Validator?
+    ) async -> Result<Outcome, Failure> {
+        var http = request.http
+        if let entry { http.addValidators(etag: entry.metadata.etag, lastModified: entry.metadata.lastModified) }
+        let response: Response
+        do {
+            response = try await send(http, downloadsFolder: request.downloadsFolder)
+        } catch {
+            if error.code == .cancelled || Task.isCancelled { return .failure(.cancelled(error)) }
+            if let entry {
+                logger.debug("network failed, serving the cached copy", metadata: metadata(http.url, ["error": "\(error)"]))
+                return .success(.cached(entry, revalidated: false, stale: "the network failed (\(error.code))"))
+            }
+            return .failure(.network(error))
+        }
+        defer { response.discard() }
+        let now = now()
+
+        if response.status == 304 {
+            guard let entry else { return .failure(.unaskedNotModified) }
+            var headers = response.headers
+            if headers["Last-Modified"] == nil, let stored = entry.metadata.lastModified { headers["Last-Modified"] = stored }
+            let freshness = HTTPFreshness(headers: headers, now: now)
+            var refreshed = entry
+            refreshed.metadata.expiresAt = freshness.expiresAt
+            if let etag = response.headers["ETag"] { refreshed.metadata.etag = etag }
+            if let lastModified = response.headers["Last-Modified"] { refreshed.metadata.lastModified = lastModified }
+            await cache.refresh(
+                forKey: request.key, expiresAt: refreshed.metadata.expiresAt, etag: refreshed.metadata.etag,
+                lastModified: refreshed.metadata.lastModified)
+            markFetched(flightKey)
+            return .success(.cached(refreshed, revalidated: true, stale: nil))
+        }
+        guard (200..<300).contains(response.status) else {
+            if let entry, response.status >= 500 || response.status == 429 {
+                logger.debug("server error, serving the cached copy", metadata: metadata(http.url, ["status": "\(response.status)"]))
+                return .success(.cached(entry, revalidated: false, stale: "the server failed (HTTP \(response.status))"))
+            }
+            let body = (try? response.readBody()) ?? Data()
+            return .success(.status(HTTPResponse(
+                requestURL: response.requestURL, url: response.url, status: response.status, headers: response.headers,
+                body: body, metrics: response.metrics)))
+        }
+
+        let body: Data
+        do {
+            body = try response.readBody()
+        } catch {
+            return .failure(.unreadableBody("cannot read the downloaded body: \(error)"))
+        }
+        let accepted: Accepted?
+        if let validate {
+            guard let verdict = validate(body, response.headers) else {
+                return .success(.fetched(Fetched(body: body, headers: response.headers, accepted: nil, stored: false)))
+            }
+            accepted = verdict
+        } else {
+            accepted = nil
+        }
+        let freshness = HTTPFreshness(headers: response.headers, now: now)
+        var stored = false
+        if freshness.isStorable {
+            var attributes = request.attributes.merging(accepted?.attributes ?? [:]) { _, new in new }
+            for name in request.keptHeaders {
+                let values = response.headers.values(for: name)
+                if !values.isEmpty { attributes[PageCacheStore.headerPrefix + name.lowercased()] = values.joined(separator: ", ") }
+            }
+            let metadata = CacheEntryMetadata(
+                key: request.key, url: http.url.absoluteString, etag: freshness.etag, lastModified: freshness.lastModified,
+                contentType: response.headers["Content-Type"] ?? accepted?.contentType, expiresAt: freshness.expiresAt,
+                storedAt: now, attributes: attributes)
+            do {
+                try await cache.store(response.body, metadata: metadata, forKey: request.key)
+                stored = true
+                markFetched(flightKey)
+            } catch {
+                cache.writeFailed(error, key: request.key)
+            }
+        }
+        return .success(.fetched(Fetched(body: body, headers: response.headers, accepted: accepted, stored: stored)))
+    }
+
+    private func send(_ request: HTTPRequest, downloadsFolder: URL?) async throws(HTTPClientError) -> Response {
+        if let downloadsFolder {
+            let download = try await http.download(request, into: downloadsFolder)
+            return Response(
+                requestURL: download.requestURL, url: download.url, status: download.status, headers: download.headers,
+                body: .file(download.fileURL), metrics: download.metrics)
+        }
+        let response = try await http.execute(request)
+        return Response(
+            requestURL: response.requestURL, url: response.url, status: response.status, headers: response.headers,
+            body: .data(response.body), metrics: response.metrics)
+    }
+
+    private func metadata(_ url: URL, _ extra: Logger.Metadata) -> Logger.Metadata {
+        extra.merging(["url": "\(URLUserInfo.removed(from: url.absoluteString))"]) { old, _ in old }
+    }
+}

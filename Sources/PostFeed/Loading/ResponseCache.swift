@@ -1,0 +1,92 @@
+import Foundation
+import PostFeedCache
+
+/// Where `CachedHTTPLoader` keeps one kind of response: a ``DataCaching`` cache seen
+/// through what its owner adds. The page cache stamps a generation into every entry and
+/// keeps an index of its keys (``PageCacheStore``); the image cache is the disk layer as
+/// it is, or nothing for a memory-only pipeline (``PlainResponseCache``).
+protocol ResponseCache: Sendable {
+    /// Tells this cache's entries apart from another's in the loader's bookkeeping
+    /// (flights, responses fetched this run).
+    var name: String { get }
+    /// The entry to serve for `key`, or `nil` (none, or no longer valid for the owner).
+    func liveEntry(forKey key: String) -> DiskCacheEntry?
+    /// Stores a body, from memory or adopted from a file on the cache's file system, with
+    /// the owner's own attributes added, on the cache's write queue; returns once stored.
+    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String) async throws
+    /// After a `304`: the entry's new expiry and validators, on the write queue.
+    func refresh(forKey key: String, expiresAt: Date?, etag: String?, lastModified: String?) async
+    /// Removes `key`'s entry (a body its owner can no longer read).
+    func remove(forKey key: String)
+    /// A write failed (read-only or full disk): the response is still used, uncached.
+    func writeFailed(_ error: any Error, key: String)
+}
+
+extension ResponseCache {
+    /// Writes `body` into `cache` as one job on its write queue: `prepare` completes the
+    /// metadata and `afterwards` follows the write, both on the queue too.
+    func store(
+        _ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String, in cache: any DataCaching,
+        preparing prepare: @escaping @Sendable (inout CacheEntryMetadata) -> Void = { _ in },
+        then afterwards: @escaping @Sendable () -> Void = {}
+    ) async throws {
+        try await cache.performWrite { () throws(any Error) in
+            var metadata = metadata
+            prepare(&metadata)
+            switch body {
+            case .data(let data): try cache.store(data, metadata: metadata, forKey: key)
+            case .file(let file): try cache.storeFile(at: file, metadata: metadata, forKey: key)
+            }
+            afterwards()
+        }
+    }
+
+    /// Updates `key`'s expiry and validators in `cache`, on its write queue.
+    func refresh(
+        forKey key: String, expiresAt: Date?, etag: String?, lastModified: String?, in cache: any DataCaching
+    ) async {
+        await cache.performWrite {
+            try? cache.updateMetadata(forKey: key) { stored in
+                stored.expiresAt = expiresAt
+                stored.etag = etag
+                stored.lastModified = lastModified
+            }
+        }
+    }
+}
+
+/// A response body as fetched: in memory, or streamed to a file the loader owns until a
+/// cache adopts it.
+enum ResponseBody: Sendable {
+    case data(Data)
+    case file(URL)
+}
+
+/// A memory-only pipeline has nowhere to store a body (not reported: it is no failure).
+struct NoDiskLayer: Error {}
+
+/// A ``DataCaching`` cache used as it is (the image disk layer); `nil` keeps nothing.
+struct PlainResponseCache: ResponseCache {
+    let name: String
+    let cache: (any DataCaching)?
+    /// Called for each failed write.
+    let onWriteFailure: @Sendable (any Error, String) -> Void
+
+    func liveEntry(forKey key: String) -> DiskCacheEntry? { cache?.entry(forKey: key) }
+
+    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String) async throws {
+        guard let cache else { throw NoDiskLayer() }
+        try await store(body, metadata: metadata, forKey: key, in: cache)
+    }
+
+    func refresh(forKey key: String, expiresAt: Date?, etag: String?, lastModified: String?) async {
+        guard let cache else { return }
+        await refresh(forKey: key, expiresAt: expiresAt, etag: etag, lastModified: lastModified, in: cache)
+    }
+
+    func remove(forKey key: String) { cache?.removeEntry(forKey: key) }
+
+    func writeFailed(_ error: any Error, key: String) {
+        if cache != nil { onWriteFailure(error, key) }
+    }
+}
