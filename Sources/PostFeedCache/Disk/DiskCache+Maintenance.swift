@@ -49,8 +49,8 @@ extension DiskCache {
     // MARK: Statistics
 
     /// Counts the directory's entries and bytes, reads every entry's metadata for the
-    /// oldest and newest `storedAt`, and adds this instance's counters. Hits and misses are
-    /// lifetime totals: those persisted by every process (``persistCounters()``) plus this
+    /// oldest and newest `storedAt`, and adds the counters. The counters are lifetime
+    /// totals: those persisted by every process (``persistCounters()``) plus this
     /// instance's since its last persist. O(entries) reads
     /// of metadata (bodies are not read); meant for `postfeed cache stats`, not hot paths.
     public func statistics() -> Statistics {
@@ -64,15 +64,15 @@ extension DiskCache {
             oldest = min(oldest ?? metadata.storedAt, metadata.storedAt)
             newest = max(newest ?? metadata.storedAt, metadata.storedAt)
         }
-        let lifetime = lock.readLifetimeCounters()
+        let persisted = lock.readLifetimeCounters()
         return state.withLock { state in
-            Statistics(
+            let lifetime = persisted + state.unpersisted
+            return Statistics(
                 entryCount: listing.entries.count, totalBytes: listing.entryBytes,
                 sizeLimit: configuration.sizeLimit,
-                hits: Int(lifetime.hits) + state.hits - state.persistedHits,
-                misses: Int(lifetime.misses) + state.misses - state.persistedMisses,
-                corruptEntriesRemoved: state.corruptEntriesRemoved, writes: state.writes,
-                skippedWrites: state.skippedWrites, failedWrites: state.failedWrites,
+                hits: Int(lifetime.hits), misses: Int(lifetime.misses),
+                corruptEntriesRemoved: Int(lifetime.corruptEntriesRemoved), writes: Int(lifetime.writes),
+                skippedWrites: Int(lifetime.skippedWrites), failedWrites: Int(lifetime.failedWrites),
                 temporaryFiles: listing.temporaryFiles.count,
                 oldestStoredAt: oldest, newestStoredAt: newest,
                 isWritable: state.unwritableSince == nil

@@ -2,7 +2,8 @@ import Foundation
 
 extension DiskCache {
     /// What ``DiskCache/statistics()`` found. Entry counts and bytes describe the whole
-    /// directory (all processes); the counters describe this `DiskCache` instance.
+    /// directory now; the counters (hits to failed writes) are lifetime totals of every
+    /// process that used it and called ``DiskCache/persistCounters()``, plus this instance's.
     public struct Statistics: Sendable, Equatable {
         /// Valid-looking entry files in the directory.
         public var entryCount: Int

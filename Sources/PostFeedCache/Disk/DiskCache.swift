@@ -64,15 +64,24 @@ public final class DiskCache: DataCaching {
     struct RuntimeState {
         var hits = 0
         var misses = 0
-        /// The part of `hits` / `misses` already added to the lifetime counters.
-        var persistedHits = 0
-        var persistedMisses = 0
         var corruptEntriesRemoved = 0
         var writes = 0
         var skippedWrites = 0
         var failedWrites = 0
+        /// The part of the counters above already added to the lifetime counters.
+        var persisted = LifetimeCounters()
         /// When the disk last refused a write; `nil` while writable.
         var unwritableSince: Date?
+
+        /// This instance's counters since it opened.
+        var counted: LifetimeCounters {
+            LifetimeCounters(
+                hits: Int64(hits), misses: Int64(misses), writes: Int64(writes), failedWrites: Int64(failedWrites),
+                skippedWrites: Int64(skippedWrites), corruptEntriesRemoved: Int64(corruptEntriesRemoved))
+        }
+
+        /// This instance's counts not yet added to the lifetime counters.
+        var unpersisted: LifetimeCounters { counted - persisted }
     }
 
     /// Opens (creating if needed) the cache in `directory`.

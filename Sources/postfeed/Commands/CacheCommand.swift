@@ -43,7 +43,8 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Stats: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Entries, bytes, hits and misses, oldest and newest entry.")
+        static let configuration = CommandConfiguration(
+            commandName: "stats", abstract: "Entries, bytes, oldest and newest entry; hits, misses and writes of every run so far.")
         @OptionGroup var options: Options
 
         func run() throws {
@@ -56,7 +57,8 @@ struct CacheCommand: AsyncParsableCommand {
             for layer in report.caches {
                 let s = layer.statistics
                 print("\(layer.name): \(s.entryCount) entries, \(ByteFormat.string(s.totalBytes)) of \(ByteFormat.string(s.sizeLimit))\(s.isWritable ? "" : " (read-only)")")
-                print("  hits \(s.hits), misses \(s.misses), corrupt removed \(s.corruptEntriesRemoved), temporary files \(s.temporaryFiles)")
+                let refused = s.failedWrites > 0 ? " (\(s.failedWrites) refused by the disk)" : ""
+                print("  hits \(s.hits), misses \(s.misses), writes \(s.writes)\(refused), corrupt removed \(s.corruptEntriesRemoved), temporary files \(s.temporaryFiles)")
                 if let oldest = s.oldestStoredAt, let newest = s.newestStoredAt {
                     print("  oldest \(oldest.formatted(.iso8601)), newest \(newest.formatted(.iso8601))")
                 }
@@ -69,7 +71,7 @@ struct CacheCommand: AsyncParsableCommand {
         @OptionGroup var options: Options
 
         func run() throws {
-            let reports = try options.openCaches().map { (name: $0.name, report: $0.cache.verify()) }
+            let reports = try options.openCaches().map { (name: $0.name, report: $0.cache.verifyCounted()) }
             if options.json {
                 try JSONOutput.print(Dictionary(uniqueKeysWithValues: reports.map { ($0.name, VerifyJSON($0.report)) }))
             } else {
@@ -88,7 +90,7 @@ struct CacheCommand: AsyncParsableCommand {
         @OptionGroup var options: Options
 
         func run() throws {
-            let reports = try options.openCaches().map { (name: $0.name, report: $0.cache.prune()) }
+            let reports = try options.openCaches().map { (name: $0.name, report: $0.cache.pruneCounted()) }
             if options.json {
                 return try JSONOutput.print(Dictionary(uniqueKeysWithValues: reports.map { ($0.name, PruneJSON($0.report)) }))
             }
@@ -115,6 +117,20 @@ struct CacheCommand: AsyncParsableCommand {
     }
 }
 
+extension DiskCache {
+    /// ``verify()``, its removals added to the lifetime counters `cache stats` reports.
+    fileprivate func verifyCounted() -> VerificationReport {
+        defer { try? persistCounters() }  // a counter that cannot be saved is no reason to fail
+        return verify()
+    }
+
+    /// ``prune()``, its removals added to the lifetime counters `cache stats` reports.
+    fileprivate func pruneCounted() -> PruneReport {
+        defer { try? persistCounters() }
+        return prune()
+    }
+}
+
 // MARK: - Output shapes
 
 struct CacheReport: Encodable {
@@ -130,7 +146,8 @@ struct CacheReport: Encodable {
 
 extension DiskCache.Statistics: Encodable {
     enum CodingKeys: String, CodingKey {
-        case entryCount, totalBytes, sizeLimit, hits, misses, corruptEntriesRemoved, writes, temporaryFiles
+        case entryCount, totalBytes, sizeLimit, hits, misses, corruptEntriesRemoved, writes, failedWrites, skippedWrites
+        case temporaryFiles
         case oldestStoredAt, newestStoredAt, isWritable
     }
     /// Dates in ISO-8601, the other statistics as they are.
@@ -143,6 +160,8 @@ extension DiskCache.Statistics: Encodable {
         try c.encode(misses, forKey: .misses)
         try c.encode(corruptEntriesRemoved, forKey: .corruptEntriesRemoved)
         try c.encode(writes, forKey: .writes)
+        try c.encode(failedWrites, forKey: .failedWrites)
+        try c.encode(skippedWrites, forKey: .skippedWrites)
         try c.encode(temporaryFiles, forKey: .temporaryFiles)
         try c.encodeIfPresent(oldestStoredAt, forKey: .oldestStoredAt)
         try c.encodeIfPresent(newestStoredAt, forKey: .newestStoredAt)

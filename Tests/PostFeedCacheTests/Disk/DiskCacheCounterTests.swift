@@ -48,6 +48,59 @@ struct DiskCacheCounterTests {
         try cache.persistCounters()
         let contents = try Data(contentsOf: lockFile)
         #expect(contents.prefix(SizeLedger.size) == ledgerBefore)
-        #expect(LifetimeCounters.decode(contents.dropFirst(LifetimeCounters.offset)) == LifetimeCounters(hits: 1, misses: 0))
+        #expect(LifetimeCounters.decode(contents.dropFirst(LifetimeCounters.offset)) == LifetimeCounters(hits: 1, misses: 0, writes: 1))
+    }
+
+    @Test("Writes and corrupt removals persisted by one instance are reported by the next, and add up")
+    func writesOutliveTheInstance() throws {
+        // Given a cache that stored three entries, rewrote one's metadata, and found one corrupt
+        let directory = try TemporaryDirectory()
+        let clock = ManualDate()
+        let first = try DiskCache(directory: directory.url, configuration: clock.configuration())
+        for key in ["a", "b", "c"] {
+            try first.store(Data(repeating: 1, count: 300), metadata: CacheEntryMetadata(key: key, storedAt: clock.now), forKey: key)
+        }
+        try first.updateMetadata(forKey: "a") { $0.etag = "\"2\"" }
+        try EntryFiles.truncate("c", in: directory.url, to: 10)
+        #expect(first.entry(forKey: "c") == nil)
+        #expect(first.statistics().writes == 4)
+        #expect(first.statistics().corruptEntriesRemoved == 1)
+
+        // When it persists its counters, twice (the second adds nothing)
+        try first.persistCounters()
+        try first.persistCounters()
+
+        // Then a new instance (a new process, for the directory) reports them
+        let second = try DiskCache(directory: directory.url, configuration: clock.configuration())
+        #expect(second.statistics().writes == 4)
+        #expect(second.statistics().corruptEntriesRemoved == 1)
+
+        // And its own writes add to them, before and after it persists
+        try second.store(Data(count: 10), metadata: CacheEntryMetadata(key: "d", storedAt: clock.now), forKey: "d")
+        #expect(second.statistics().writes == 5)
+        try second.persistCounters()
+        let third = try DiskCache(directory: directory.url, configuration: clock.configuration())
+        #expect(third.statistics().writes == 5)
+        #expect(third.statistics().corruptEntriesRemoved == 1)
+        #expect(third.statistics().hits == 0)
+    }
+
+    @Test("A lock file written before writes were counted reads as zero writes, its hits kept")
+    func olderLockFile() throws {
+        // Given a lock file with only the ledger and the hit/miss record
+        let directory = try TemporaryDirectory()
+        let clock = ManualDate()
+        _ = try DiskCache(directory: directory.url, configuration: clock.configuration())
+        var old = SizeLedger(bytes: 0, entries: 0).encoded()
+        old.append(LockFileRecord.encode(magic: Array("PFHC".utf8), [7, 3]))
+        try old.write(to: directory.url.appendingPathComponent(".lock"))
+
+        // When a cache opens it
+        let cache = try DiskCache(directory: directory.url, configuration: clock.configuration())
+
+        // Then the old counters stand and the new ones start at zero
+        #expect(cache.statistics().hits == 7)
+        #expect(cache.statistics().misses == 3)
+        #expect(cache.statistics().writes == 0)
     }
 }

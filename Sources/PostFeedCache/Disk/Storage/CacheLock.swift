@@ -32,29 +32,46 @@ struct SizeLedger: Equatable {
     }
 }
 
-/// A 24-byte record in the lock file: 4-byte magic, version 1 (UInt32), two non-negative
-/// Int64 values, all little-endian. The size ledger and the lifetime counters use it.
+/// A record in the lock file: 4-byte magic, version 1 (UInt32), then non-negative Int64
+/// values, all little-endian. The size ledger and the lifetime counters use it.
 enum LockFileRecord {
-    static let size = 24
+    /// A record of two values: 24 bytes.
+    static let size = size(values: 2)
+
+    /// The bytes a record of `count` values takes.
+    static func size(values count: Int) -> Int { 8 + 8 * count }
 
     static func encode(magic: [UInt8], _ first: Int64, _ second: Int64) -> Data {
+        encode(magic: magic, [first, second])
+    }
+
+    static func encode(magic: [UInt8], _ values: [Int64]) -> Data {
         var data = Data(magic)
         data.appendLittleEndian(UInt32(1))
-        data.appendLittleEndian(UInt64(bitPattern: first))
-        data.appendLittleEndian(UInt64(bitPattern: second))
+        for value in values { data.appendLittleEndian(UInt64(bitPattern: value)) }
         return data
     }
 
     /// `nil` for a short, foreign, other-version or negative record.
     static func decode(_ data: Data, magic: [UInt8]) -> (Int64, Int64)? {
+        guard let values = decode(data, magic: magic, count: 2) else { return nil }
+        return (values[0], values[1])
+    }
+
+    /// The `count` values, or `nil` for a short, foreign, other-version or negative record.
+    static func decode(_ data: Data, magic: [UInt8], count: Int) -> [Int64]? {
         let bytes = [UInt8](data)
-        guard bytes.count >= size, Array(bytes[0..<4]) == magic,
-              bytes.littleEndianInteger(UInt32.self, at: 4) == 1,
-              let first = bytes.littleEndianInteger(UInt64.self, at: 8),
-              let second = bytes.littleEndianInteger(UInt64.self, at: 16)
+        guard bytes.count >= size(values: count), Array(bytes[0..<4]) == magic,
+              bytes.littleEndianInteger(UInt32.self, at: 4) == 1
         else { return nil }
-        let values = (Int64(bitPattern: first), Int64(bitPattern: second))
-        return values.0 >= 0 && values.1 >= 0 ? values : nil
+        var values: [Int64] = []
+        for index in 0..<count {
+            guard let raw = bytes.littleEndianInteger(UInt64.self, at: 8 + 8 * index) else { return nil }
+            let value = Int64(bitPattern: raw)
+            guard value >= 0 else { return nil }
+            values.append(value)
+        }
+        return values
     }
 }
 
