@@ -4,7 +4,7 @@ extension HTTPClient {
     /// Everything a client is built with. The defaults suit a feed reader talking to one
     /// or a few hosts.
     public struct Configuration: Sendable {
-        /// Connect 10 s, total 60 s, stall 15 s (under 1 byte/s).
+        /// Connect 10 s, total 60 s, stall 15 s (nothing received for that long).
         public var timeouts: HTTPTimeouts
         /// Redirects followed before failing with `.tooManyRedirects`. Default 5; 0 disables following.
         public var maximumRedirects: Int

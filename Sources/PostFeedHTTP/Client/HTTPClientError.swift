@@ -128,7 +128,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         switch code.base {
         case .timedOut:
             let which = timeout.map { "\($0.rawValue) timeout" } ?? "timeout"
-            return "\(target): \(which) reached\(curl); check the server or raise the timeout"
+            return "\(target): \(which) reached\(detail.map { " (\($0))" } ?? "")\(curl); check the server or raise the timeout"
         case .cannotConnect:
             return "\(target): cannot connect\(curl); is the server running and the address right?"
         case .connectionLost:

@@ -57,6 +57,7 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var runningPerHost: [String: Int] = [:]
     private var handlePool: [EasyHandle] = []
+    private var stallWatch = StallWatch()
 
     init(limits: Limits, logger: Logger) throws(HTTPClientError) {
         guard CurlGlobal.ensureInitialised(), let multi = curl_multi_init() else {
@@ -136,7 +137,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             startQueued()
             var stillRunning: Int32 = 0
             curl_multi_perform(multi, &stillRunning)
-            if collectFinished() > 0 {
+            if collectFinished() + failStalled() > 0 {
                 startQueued()
                 continue  // new transfers need a perform before sleeping
             }
@@ -145,7 +146,8 @@ final class CurlMultiEngine: @unchecked Sendable {
                 return state.sleeping
             }
             guard inboxEmpty else { continue }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            // curl wakes earlier for its own timeouts; the stall watch for the next stall due.
+            curl_multi_poll(multi, nil, 0, stallWatch.pollTimeout(now: .now), nil)
         }
         failEverything()
         curl_multi_cleanup(multi)
@@ -229,7 +231,33 @@ final class CurlMultiEngine: @unchecked Sendable {
         transfer.easy = easy
         running[easy.raw] = transfer
         runningPerHost[transfer.origin.key, default: 0] += 1
+        let now = ContinuousClock.now
+        transfer.startedAt = now
+        stallWatch.started(transfer, at: now)
         curl_multi_add_handle(multi, easy.raw)
+    }
+
+    /// Fails the running transfers that received nothing for their stall limit (see
+    /// ``StallWatch``), as curl fails one that outlasts its total limit.
+    private func failStalled() -> Int {
+        let now = ContinuousClock.now
+        guard stallWatch.isDue(at: now) else { return 0 }
+        let stalled = stallWatch.stalled(among: running.values, now: now) { transfer in
+            guard let easy = transfer.easy else { return nil }
+            let ready = easy.offset(CURLINFO_PRETRANSFER_TIME_T)
+            if ready > 0 { return .microseconds(ready) }
+            // A reused connection may be ready within the microsecond: bytes of the request
+            // already sent say it is.
+            return easy.long(CURLINFO_REQUEST_SIZE) > 0 ? .zero : nil
+        }
+        for (transfer, limit) in stalled {
+            guard let easy = transfer.easy else { continue }
+            detach(transfer, easy: easy)
+            transfer.finish(.failure(HTTPClientError(
+                .timedOut, url: transfer.request.url, timeout: .stall, detail: "nothing received for \(limit)")))
+            logger.debug("stalled transfer failed", metadata: ["url": "\(URLUserInfo.removed(from: transfer.request.url.absoluteString))"])
+        }
+        return stalled.count
     }
 
     /// Reads `CURLMSG_DONE` messages and completes those transfers.

@@ -32,7 +32,8 @@ enum CurlOutcomeMapper {
             if easy.offset(CURLINFO_CONNECT_TIME_T) == 0 && transfer.status == 0 {
                 return error(.timedOut, timeout: .connect)
             }
-            return error(.timedOut, timeout: message.contains("too slow") ? .stall : .total)
+            // Stalls are failed by the engine (StallWatch), never by curl.
+            return error(.timedOut, timeout: .total)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
             return error(.cannotConnect)
         case CURLE_TOO_MANY_REDIRECTS:

@@ -54,8 +54,8 @@ enum EasyHandleConfigurator {
 
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(settings.timeouts.connect))
         easy.set(CURLOPT_TIMEOUT_MS, milliseconds(settings.timeouts.total))
-        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(settings.timeouts.stall.components.seconds)))
+        // No CURLOPT_LOW_SPEED_*: curl judges whole seconds of average speed and fired up to
+        // 6 s late; the engine keeps the stall timeout itself (StallWatch).
         // A HEAD response announces a body it does not send: curl would still refuse a
         // Content-Length over the limit.
         if request.method != .head {
@@ -120,8 +120,12 @@ enum EasyHandleConfigurator {
         return nil
     }
 
-    private static func milliseconds(_ duration: Duration) -> Int {
+    /// `duration` in whole milliseconds, at least 1 and at most a year: curl takes a `long`,
+    /// and a caller's `Duration` may hold any number of seconds.
+    static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
+        let year: Int64 = 365 * 86_400
+        guard seconds < year else { return Int(year * 1000) }
         return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
     }
 }

@@ -119,6 +119,11 @@ final class Transfer: @unchecked Sendable {
     private(set) var announcedLength: Int?
     /// Set when a callback aborted the transfer on purpose; explains the curl error.
     private(set) var abortReason: HTTPClientError?
+    /// When the last header or body byte arrived; `nil` before the first. What the stall
+    /// timeout is measured from (see ``StallWatch``).
+    private(set) var lastByteAt: ContinuousClock.Instant?
+    /// When the engine added the transfer to the multi handle.
+    var startedAt: ContinuousClock.Instant?
 
     init(
         id: UInt64, request: HTTPRequest, origin: Origin, settings: TransferSettings, sink: BodySink,
@@ -147,6 +152,7 @@ final class Transfer: @unchecked Sendable {
     /// One header line. A status line starts a new response (redirects, `100 Continue`),
     /// so the headers collected so far are dropped.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lastByteAt = .now
         switch HeaderLine(bytes) {
         case .status(let code):
             headers = WireHeaderFields()
@@ -171,6 +177,7 @@ final class Transfer: @unchecked Sendable {
 
     /// A chunk of the body. Returning fewer bytes than given makes curl abort.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastByteAt = .now
         if isCancelled {
             abortReason = HTTPClientError(.cancelled, url: request.url)
             return 0

@@ -105,8 +105,11 @@ public struct HTTPTimeouts: Sendable, Hashable {
     /// attempt: with retries, a request may take up to this times the attempts, plus the
     /// waits between them.
     public var total: Duration
-    /// A transfer that moves fewer than 1 byte per second for this long is aborted
-    /// (curl's low-speed limit). Default 15 s; applied in whole seconds, at least 1.
+    /// A transfer that receives nothing (no header line, no body byte) for this long once
+    /// its request is on its way fails with a stall timeout, within a few milliseconds of
+    /// the limit; retried like a reset for idempotent methods. Connecting is bounded by
+    /// ``connect`` instead. Default 15 s; at least 1 ms; a limit not shorter than ``total``
+    /// leaves the total limit to decide.
     public var stall: Duration
 
     /// Defaults: connect 10 s, total 60 s, stall 15 s. `connect` and `total` are applied in

@@ -12,6 +12,7 @@
 /// | `/test/bytes/{n}` | `n` bytes (0…256 MiB) of ``bytePattern(count:)``, `Content-Length: n`, `application/octet-stream` |
 /// | `/test/delay/{ms}` | waits `ms` (0…600000) then `200` `{"delayedMs":ms}` |
 /// | `/test/stall[?ms=M]` | headers with `Content-Length: 65536`, 16 bytes of ``bytePattern(count:)``, then nothing for `M` ms (default 600000) with the connection open, then closes |
+/// | `/test/stall-first?key=K[&fail=N][&ms=M]` | `GET`, `POST` or `PUT`: the first `N` (default 1) requests for key `K` stall as `/test/stall?ms=M` does, later ones `200` `{"key":K,"attempt":n}`; counts are per server, shared with `/test/flaky` |
 /// | `/test/truncate[?length=N&sent=K]` | `Content-Length: N` (default 1000), sends `K` < `N` bytes (default `N/2`) of ``bytePattern(count:)``, then closes |
 /// | `/test/reset` | resets the connection (TCP RST) without any response |
 /// | `/test/gzip` | with `Accept-Encoding: gzip`: `Content-Encoding: gzip` body (stored deflate blocks) decoding to JSON `{"gzipped":true,"lines":[…]}`; without: the same JSON uncompressed with `"gzipped":false`. Always `Vary: Accept-Encoding` |
