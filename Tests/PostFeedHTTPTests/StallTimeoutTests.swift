@@ -5,7 +5,7 @@ import Testing
 
 /// The stall timeout against the fixture server's stalling routes: it fires within a second
 /// of its setting (also below a second and between whole seconds), only once the connection
-/// is up.
+/// is up, and a stalled idempotent request is tried again like a reset one.
 ///
 /// These measure a promised tolerance, not speed: each run stalls for 0.5–2 s.
 @Suite(.fixtureServer)
@@ -94,5 +94,59 @@ struct StallTimeoutTests {
         // Then the total limit is what was reached, and it is not worth retrying
         #expect(error?.timeout == .total, "\(String(describing: error))")
         #expect(error?.isTransient == false)
+    }
+
+    // MARK: Retries
+
+    @Test func aStalledGETIsTriedAgainLikeAReset() async throws {
+        // Given a URL whose first answer stalls and whose second is normal
+        let server = try currentFixtureServer()
+        let key = UUID().uuidString
+        let clock = RecordingClock()
+
+        // When a client with 3 attempts and a 1 s stall limit fetches it
+        let response = try await withTestClient({
+            stalling(.seconds(1))(&$0)
+            $0.clock = clock
+            $0.retryPolicy = RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(100), random: { 1 })
+        }) { try await $0.get(server.url("/test/stall-first?key=\(key)&fail=1&ms=30000")) }
+
+        // Then the second attempt's answer comes back, after one backoff
+        #expect(response.status == 200)
+        #expect(response.metrics.attempt == 2)
+        #expect(clock.sleeps == [.milliseconds(100)])
+        #expect(server.requests(withQueryContaining: key).count == 2)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("\"attempt\":2"))
+    }
+
+    @Test func aStallIsTransient() async throws {
+        let server = try currentFixtureServer()
+        let (error, _) = await timed {
+            try await withTestClient(stalling(.milliseconds(500))) { try await $0.get(server.url("/test/stall?ms=30000")) }
+        }
+        #expect(error?.timeout == .stall)
+        #expect(error?.isTransient == true)
+    }
+
+    @Test func aStalledPOSTIsNotTriedAgain() async throws {
+        // Given the same URL, posted to
+        let server = try currentFixtureServer()
+        let key = UUID().uuidString
+        let clock = RecordingClock()
+        let request = HTTPRequest(
+            method: .post, url: server.url("/test/stall-first?key=\(key)&fail=1&ms=30000"), body: Data("{}".utf8))
+
+        let (error, _) = await timed {
+            try await withTestClient({
+                stalling(.seconds(1))(&$0)
+                $0.clock = clock
+                $0.retryPolicy = RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(100), random: { 1 })
+            }) { try await $0.execute(request) }
+        }
+
+        // Then the stall is the answer: one request at the server, no backoff
+        #expect(error?.timeout == .stall, "\(String(describing: error))")
+        #expect(clock.sleeps.isEmpty)
+        #expect(server.requests(withQueryContaining: key).count == 1)
     }
 }

@@ -107,11 +107,13 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         return HTTPClientError(.httpStatus, url: url, status: status, detail: detail)
     }
 
-    /// Whether trying again may succeed (connection problems and connect timeouts).
+    /// Whether trying again may succeed: connection problems, connect timeouts and stalls
+    /// (a stalled body is a connection gone quiet, as good as reset). Not the total timeout:
+    /// the next attempt would take as long.
     public var isTransient: Bool {
         switch code.base {
         case .cannotConnect, .connectionLost, .truncatedBody: true
-        case .timedOut: timeout == .connect
+        case .timedOut: timeout == .connect || timeout == .stall
         default: false
         }
     }
