@@ -49,12 +49,18 @@ public struct Page: Sendable, Equatable {
     /// Why the page is out of date: `offline`, `the network failed (cannot connect)`,
     /// `the server failed (HTTP 503)`; `nil` when it is not.
     public var staleReason: String?
+    /// How many posts the server sent for this page when it sent more than the page size
+    /// asked for (it ignores the page size): ``posts`` then holds only the first page-size
+    /// of them, so that posts are never numbered into the next pages' places. `nil` when
+    /// the page is no longer than asked, and always in cursor and link styles, whose pages
+    /// are taken as long as the server makes them.
+    public var sentPostCount: Int?
 
-    /// Makes a page; the counts default to unknown and both cache flags to `false`
-    /// (fresh from the network).
+    /// Makes a page; the counts default to unknown, both cache flags to `false` (fresh
+    /// from the network), and ``sentPostCount`` to `nil` (no longer than asked).
     public init(
         key: PageKey, posts: [Post], nextKey: PageKey?, totalCount: Int? = nil, number: Int? = nil,
-        totalPages: Int? = nil, isStale: Bool = false, isFromCache: Bool = false
+        totalPages: Int? = nil, isStale: Bool = false, isFromCache: Bool = false, sentPostCount: Int? = nil
     ) {
         self.key = key
         self.posts = posts
@@ -64,6 +70,7 @@ public struct Page: Sendable, Equatable {
         self.totalPages = totalPages
         self.staleReason = isStale ? "the cached copy may be out of date" : nil
         self.isFromCache = isFromCache
+        self.sentPostCount = sentPostCount
     }
 
     /// `true` when no page follows this one.

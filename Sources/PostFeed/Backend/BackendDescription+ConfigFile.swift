@@ -19,6 +19,7 @@ import Foundation
 //   "end": ["totalReached", "shortPage", {"flagFalse": "hasMore"}, {"fieldNull": "next"}],
 //   "fields": {"image": ["thumbnail"], "author": "userId"},
 //   "maximumPageSize": 100,
+//   "maximumPageBytes": 8388608,
 //   "// comment": "keys starting with // are ignored"
 // }
 // ```
@@ -38,6 +39,7 @@ import Foundation
 // | `fields` | per part (`id`, `title`, `body`, `author`, `image`, `createdAt`, `popularity`) a field name or a list of fallbacks | see ``FieldMapping`` |
 // | `maximumPageSize` | the largest page size the backend accepts | `100` |
 // | `timeout` | seconds one request may take at most (connect and stalls included) | the client's, 60 |
+// | `maximumPageBytes` | the most bytes one page's body may hold, 1 to 1073741824 (1 GiB); a larger body fails while it streams in | 8388608 (8 MiB) |
 //
 // Pagination styles and their parameter names (defaults in brackets):
 // - `{"style": "page", "page": ["page"], "limit": ["limit"]}`: `?page=N&limit=M`, N from 1
@@ -95,7 +97,7 @@ extension BackendDescription {
 
     static let topLevelKeys = [
         "name", "identity", "preset", "baseURL", "postsPath", "postPath", "pagination", "items", "total", "end",
-        "fields", "maximumPageSize", "timeout",
+        "fields", "maximumPageSize", "timeout", "maximumPageBytes",
     ]
 
     static func parse(_ root: ConfigObject, baseURL override: URL?) throws(BackendConfigurationError) -> BackendDescription {
@@ -157,6 +159,7 @@ extension BackendDescription {
             }
             description.requestTimeout = seconds
         }
+        if let bytes = try parseMaximumPageBytes(root) { description.maximumPageBodySize = bytes }
         return description
     }
 

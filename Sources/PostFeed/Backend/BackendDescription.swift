@@ -40,6 +40,11 @@ public struct BackendDescription: Sendable, Hashable {
     /// The longest one request to this backend may take, in seconds (a config file's
     /// `timeout`); `nil` leaves the HTTP client's default. See ``requestTimeouts(from:)``.
     public var requestTimeout: Double?
+    /// The most bytes one page's body may hold (a config file's `maximumPageBytes`);
+    /// default ``defaultMaximumPageBodySize``, 8 MiB. A larger body is abandoned while it
+    /// streams in, with an error naming the page, its URL and this bound: a server that
+    /// ignores the page size cannot make a run hold its whole list in memory.
+    public var maximumPageBodySize: Int
 
     /// A description with every part given; its ``identity`` is derived (``fixedIdentity``
     /// is `nil`).
@@ -60,6 +65,7 @@ public struct BackendDescription: Sendable, Hashable {
         self.maximumPageSize = maximumPageSize
         self.fixedIdentity = nil
         self.requestTimeout = nil
+        self.maximumPageBodySize = Self.defaultMaximumPageBodySize
     }
 
     /// The largest timeout accepted, in seconds (a day): anything longer is a mistake.

@@ -54,6 +54,10 @@ public actor PagedFeed {
     /// Why the walk through the pages ended early (a next link back to a page already
     /// read); also logged as a warning. `nil` normally.
     public private(set) var stalledWalk: String?
+    /// Set when a page came longer than the page size asked for (the server ignores it),
+    /// and logged once as a warning: how many posts it sent, and that each page shows only
+    /// its first page-size posts (see ``Page/sentPostCount``). `nil` normally.
+    public private(set) var pageSizeWarning: String?
     /// Keys learnt so far, by page number (page 1 is always known).
     private var keys: [Int: PageKey]
     /// The neighbour page being warmed in the page cache, and its key.
@@ -188,6 +192,10 @@ public actor PagedFeed {
                 throw await pastTheEnd(number, else: RepositoryError(
                     .pageOutOfRange, url: nil, page: .number(number), message: "page \(number) is past the end (it is empty)"))
             }
+            if page.sentPostCount != nil {
+                noteLength(of: page)
+                if number > 1 { try await refuseRepeatOfFirstPage(page, number: number) }
+            }
             learn(from: page, number: number)
             return page
         }
@@ -219,6 +227,34 @@ public actor PagedFeed {
         return RepositoryError(
             .pageOutOfRange, url: nil, page: .number(number),
             message: "page \(number) is past the end (\(totalPages) page\(totalPages == 1 ? "" : "s")); try 1…\(totalPages)")
+    }
+
+    /// Warns once when a page came longer than the page size asked for (see ``pageSizeWarning``).
+    private func noteLength(of page: Page) {
+        guard pageSizeWarning == nil,
+              let warning = page.longPageWarning(pageSize: repository.pageSize, limitParameter: repository.backend.pagination.limitParameter)
+        else { return }
+        pageSizeWarning = warning
+        logger.warning("\(warning)")
+    }
+
+    /// Throws `.pageOutOfRange` when page `number`, which the server sent longer than asked
+    /// for, holds the same posts as page 1: the server ignores the page number too and
+    /// sends the same posts for every page, so they would be shown again under page
+    /// `number`'s numbers. At this page size only page 1 exists. When page 1 cannot be
+    /// read (offline and not cached), the page is shown, with the warning.
+    private func refuseRepeatOfFirstPage(_ page: Page, number: Int) async throws(RepositoryError) {
+        guard let first = try? await repository.page(repository.firstPageKey, cachePolicy: .useCache, priority: .high),
+              first.posts.map(\.id) == page.posts.map(\.id)
+        else { return }
+        learn(from: first, number: 1)
+        totalPages = 1
+        let sent = page.sentPostCount.map { "\($0) posts" } ?? "more posts"
+        throw RepositoryError(
+            .pageOutOfRange, url: try? repository.backend.pageURL(for: page.key, pageSize: repository.pageSize),
+            page: .number(number),
+            message: "page \(number) holds the same posts as page 1: the server ignores the page size (it sent \(sent) for a "
+                + "page of \(repository.pageSize)) and the page number, so at this page size there is only page 1")
     }
 
     private func key(for number: Int) -> PageKey {

@@ -18,7 +18,9 @@ struct PostFeedRoutes {
         let query = try PostFeedPageQuery.parse { parameters[Substring($0)].map(String.init) }
         let quirks = state.configuration.quirks
         var page = try PostFeedPage.make(query: query, posts: state.posts.posts)
-        if quirks.repeatsFirstPage {
+        if quirks.ignoresPageSize {
+            page.response.posts = RepeatedPosts.first(quirks.servedPostCount, of: state.posts.posts)
+        } else if quirks.repeatsFirstPage {
             var first = query
             first.position = .page(1)
             page.response.posts = try PostFeedPage.make(query: first, posts: state.posts.posts).response.posts

@@ -37,6 +37,7 @@ extension BackendDescription: Codable {
             "end": .array(endSignals.map(\.configurationJSON)),
             "fields": fields.configurationJSON,
             "maximumPageSize": .integer(maximumPageSize),
+            "maximumPageBytes": .integer(maximumPageBodySize),
         ]
         if let fixedIdentity { object["identity"] = .string(fixedIdentity) }
         if let requestTimeout { object["timeout"] = .double(requestTimeout) }

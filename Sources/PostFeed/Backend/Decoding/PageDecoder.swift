@@ -17,6 +17,13 @@ struct PageDecoder: Sendable {
 
     /// Decodes the page `key`, fetched from `url`.
     ///
+    /// A page-number or offset page holding more posts than the page size (a server that
+    /// ignores it) keeps only its first `pageSize` posts and says how many came in
+    /// ``Page/sentPostCount``: the next page's posts are numbered from page × page size,
+    /// so the extra posts would be shown twice under new numbers, or in the wrong places.
+    /// Offsets then advance by the posts kept, so a server that honours the offset misses
+    /// none. Cursor and link pages are kept whole (nothing is numbered from their length).
+    ///
     /// - Parameter startIndex: how many posts come before this page, when the style does
     ///   not say (cursor and link pages reached by walking); `nil` when unknown.
     /// - Throws: ``RepositoryError`` `.decoding` naming the URL, the page and the field;
@@ -53,9 +60,13 @@ struct PageDecoder: Sendable {
             throw failure("the body is \(json.typeDescription), expected an object with the posts under \"\(path)\"")
         }
 
+        // A page longer than asked for (the server ignores the page size) keeps its first
+        // `pageSize` posts where posts are numbered by page × page size; the rest would be
+        // numbered into the next pages' places. Posts past the cut are not even decoded.
+        let kept = keptCount(of: items.count, key: key)
         var decoded: [Post] = []
-        decoded.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
+        decoded.reserveCapacity(kept)
+        for (index, item) in items.prefix(kept).enumerated() {
             do {
                 decoded.append(try posts.decode(item))
             } catch {
@@ -85,7 +96,18 @@ struct PageDecoder: Sendable {
             key: key, posts: decoded,
             nextKey: ended ? nil : nextKey(after: key, json: json, links: links, count: decoded.count),
             totalCount: total, number: number,
-            totalPages: total.map { $0 == 0 ? 0 : PlaceConverter.page(forPosition: $0, pageSize: pageSize) })
+            totalPages: total.map { $0 == 0 ? 0 : PlaceConverter.page(forPosition: $0, pageSize: pageSize) },
+            sentPostCount: kept < items.count ? items.count : nil)
+    }
+
+    /// How many of a page's `count` items are kept: all of them in cursor and link styles,
+    /// which take the server's page as long as it is; at most the page size for page
+    /// numbers and offsets, whose posts are numbered by page × page size.
+    func keptCount(of count: Int, key: PageKey) -> Int {
+        switch key {
+        case .number, .offset: min(count, pageSize)
+        case .cursor, .link: count
+        }
     }
 
     /// How many posts come before page `key`, when the key itself says.

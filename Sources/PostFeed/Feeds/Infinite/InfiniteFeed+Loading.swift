@@ -26,6 +26,7 @@ extension InfiniteFeed {
         nextKey = first.nextKey
         totalCount = first.totalCount ?? totalCount
         staleReason = first.staleReason
+        noteLength(of: first)
         append(first)
         if configuration.unseenOnly, count == 0, hasMore { _ = try await loadMore() }
         schedulePrefetch()
@@ -62,6 +63,7 @@ extension InfiniteFeed {
             try Self.checkCancellation(page: key)
             guard generation == listGeneration else { continue }
             pagesTried += 1
+            noteLength(of: page)
             if let total = page.totalCount { totalCount = total }
             if let reason = page.staleReason { staleReason = reason }
             let repeats = !page.posts.isEmpty && page.posts.allSatisfy { knownIDs.contains($0.id) }
@@ -83,8 +85,14 @@ extension InfiniteFeed {
 
     /// Why `page` (fetched with `key`) makes no progress, or `nil`: it is the third page in
     /// a row holding only posts already loaded, or its next key is one already walked (a
-    /// `Link` next pointing to itself, a cursor that repeats).
+    /// `Link` next pointing to itself, a cursor that repeats). A page the server sent
+    /// longer than asked for and that holds only posts already loaded is no drift: the
+    /// server ignores the paging and sends the same posts again, so it ends the list at once.
     private func stall(_ page: Page, key: PageKey, repeatedPages: Int) -> String? {
+        if repeatedPages > 0, let reason = page.longPageReason(pageSize: repository.pageSize) {
+            return "\(key) holds only posts already loaded and \(reason): it sends the same posts again, so the list "
+                + "ends here after \(count) posts"
+        }
         if repeatedPages >= Self.repeatedPagesBeforeStall {
             return "\(key) is the \(repeatedPages)th page in a row holding only posts already loaded; the backend repeats "
                 + "itself, so the list ends here after \(count) posts"
@@ -94,6 +102,15 @@ extension InfiniteFeed {
                 + "here after \(count) posts"
         }
         return nil
+    }
+
+    /// Warns once when a page came longer than the page size asked for (see ``pageSizeWarning``).
+    func noteLength(of page: Page) {
+        guard pageSizeWarning == nil,
+              let warning = page.longPageWarning(pageSize: repository.pageSize, limitParameter: repository.backend.pagination.limitParameter)
+        else { return }
+        pageSizeWarning = warning
+        logger.warning("\(warning)")
     }
 
     /// Pages in a row of posts already loaded before the walk is taken to be stuck.

@@ -47,6 +47,10 @@ public actor InfiniteFeed {
     /// Why the list was ended early because the backend made no progress (a page of posts
     /// already loaded, a next key already walked); also logged as a warning. `nil` normally.
     public internal(set) var stalledWalk: String?
+    /// Set when a page came longer than the page size asked for (the server ignores it),
+    /// and logged once as a warning: how many posts it sent, and that each page shows only
+    /// its first page-size posts (see ``Page/sentPostCount``). `nil` normally.
+    public internal(set) var pageSizeWarning: String?
     var focusIndex = 0
     /// The load in flight and the callers waiting for it.
     var loadFlight: LoadFlight?
