@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import PostFeedCache
 import PostFeedHTTP
 import Synchronization
 
@@ -134,11 +136,23 @@ extension FeedClient {
         return try save(state).notices
     }
 
-    /// Saves `state` on top of the generation this client last loaded or saved.
+    /// Saves `state` on top of the generation this client last loaded or saved; on a full
+    /// disk, room is made in the caches (``makeRoomInCaches(_:)``) and the write tried again.
     private func save(_ state: ListState) throws(ListStateError) -> ListStateStore.SaveOutcome {
-        let outcome = try stateStore.save(state, basedOn: stateGenerations.withLock { $0[state.mode] } ?? 0)
+        let outcome = try stateStore.save(
+            state, basedOn: stateGenerations.withLock { $0[state.mode] } ?? 0, makingRoom: makeRoomInCaches)
         stateGenerations.withLock { $0[state.mode] = outcome.generation }
         return outcome
+    }
+
+    /// Frees `bytes` of disk for a state save that found the disk full: the reader's place
+    /// is worth more than anything cached. Least recently used images go first (the bulk
+    /// of the cache, and refetched at will), then pages. Returns the bytes freed.
+    private func makeRoomInCaches(_ bytes: Int) -> Int {
+        var freed = imageCache.evictLeastRecentlyUsed(freeing: bytes)
+        if freed < bytes { freed += pageCache.evictLeastRecentlyUsed(freeing: bytes - freed) }
+        logger.notice("disk full while saving list state: freed \(freed) bytes of cache for it")
+        return freed
     }
 
     /// Rebuilds the feed's pages from state: ids split by the saved page counts; pages whose

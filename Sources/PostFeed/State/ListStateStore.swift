@@ -26,10 +26,23 @@ import Foundation
 /// (``FeedClient/saveInfinite(anchorIndex:)``, ``FeedClient/savePaged(anchorIndexInPage:)``)
 /// and hands them to ``save(_:)``.
 ///
+/// When a save finds the disk full, a ``MakeRoom`` closure handed to it (``FeedClient``
+/// trims its image and page caches) may free space, and the write is tried once more.
+///
 /// File I/O is synchronous and small (one file of a few kilobytes).
 public struct ListStateStore: Sendable {
     /// Files larger than this are not list state (a million post ids is ~8 MB).
     public static let maximumFileSize = 16 * 1024 * 1024
+
+    /// Frees disk space for a save that found the disk full (`ENOSPC`, `EDQUOT`): handed
+    /// the bytes the save needs, it frees what it can — cached data, never anything the
+    /// user made — and returns the bytes it freed. It runs at most once per save, perhaps
+    /// under the state lock: it must not save state itself.
+    public typealias MakeRoom = (_ bytesNeeded: Int) -> Int
+
+    /// Asked of a ``MakeRoom`` beyond the file's own bytes: the temporary file's and the
+    /// folder's blocks, and a little for whatever else writes to the disk meanwhile.
+    static let roomHeadroom = 64 << 10
 
     /// `<cacheRoot>/State`.
     public let directory: URL
@@ -54,11 +67,15 @@ public struct ListStateStore: Sendable {
     /// Writes `state` to its mode's file, atomically, as it is: the last writer wins.
     /// ``FeedClient`` saves with ``save(_:basedOn:)``, which keeps another process's progress.
     ///
+    /// - Parameter makeRoom: called when the disk is full, before the one retry.
+    ///
     /// Throws ``ListStateError`` `.invalidState` when the state would not be restored
     /// (nothing is written), `.notWritable` when the State folder cannot be created or
-    /// written, `.writeFailed` when writing, syncing or renaming fails.
-    public func save(_ state: ListState) throws(ListStateError) {
-        try write(state) { _ in state }
+    /// written, `.writeFailed` when writing, syncing or renaming fails (also when the disk
+    /// is still full after `makeRoom`).
+    public func save(_ state: ListState, makingRoom makeRoom: MakeRoom? = nil) throws(ListStateError) {
+        var notices: [String] = []  // only `save(_:basedOn:makingRoom:)` reports them
+        try write(state, makingRoom: makeRoom, notices: &notices) { _ in state }
     }
 
     /// What ``save(_:basedOn:)`` wrote.
@@ -68,7 +85,8 @@ public struct ListStateStore: Sendable {
         public var state: ListState
         /// The generation written; pass it as `basedOn` to the next save.
         public var generation: Int
-        /// One line each when another process's saved place was replaced, not merged.
+        /// One line each when another process's saved place was replaced, not merged, or
+        /// the disk was full and room was made.
         public var notices: [String]
     }
 
@@ -83,12 +101,16 @@ public struct ListStateStore: Sendable {
     /// so in one line. Posts seen by either are kept as seen. The file written has
     /// generation `max(file's, basedOn) + 1`.
     ///
-    /// Throws as ``save(_:)``.
+    /// When the disk is full, `makeRoom` is asked to free space and the write is tried
+    /// once more (a notice says so); the file on disk is untouched until a write succeeds.
+    ///
+    /// Throws as ``save(_:makingRoom:)``.
     @discardableResult
-    public func save(_ state: ListState, basedOn generation: Int) throws(ListStateError) -> SaveOutcome {
+    public func save(_ state: ListState, basedOn generation: Int, makingRoom makeRoom: MakeRoom? = nil) throws(ListStateError) -> SaveOutcome {
         let url = fileURL(for: state.mode)
         var notices: [String] = []
-        let written = try write(state) { current in
+        var diskNotices: [String] = []
+        let written = try write(state, makingRoom: makeRoom, notices: &diskNotices) { current in
             var merged = state
             var base = max(generation, 0)
             if let current {
@@ -110,19 +132,26 @@ public struct ListStateStore: Sendable {
             merged.generation = base == Int.max ? base : base + 1
             return merged
         }
-        return SaveOutcome(state: written, generation: written.generation, notices: notices)
+        return SaveOutcome(state: written, generation: written.generation, notices: notices + diskNotices)
     }
 
     /// Under the state lock: sets an unusable file aside, hands `update` the usable state
-    /// the file holds for `state`'s mode and backend (or `nil`), and writes what it returns.
+    /// the file holds for `state`'s mode and backend (or `nil`), and writes what it returns
+    /// (asking `makeRoom` for space once, when the disk is full).
     @discardableResult
-    private func write(_ state: ListState, _ update: (ListState?) -> ListState) throws(ListStateError) -> ListState {
+    private func write(
+        _ state: ListState, makingRoom makeRoom: MakeRoom?, notices: inout [String], _ update: (ListState?) -> ListState
+    ) throws(ListStateError) -> ListState {
         let mode = state.mode
         let url = fileURL(for: mode)
         _ = try Self.checked(state, url: url)
-        do {
-            try StateFileSystem.makeFolder(directory)
+        var room = RoomMade(makeRoom)
+        do throws(SystemCallFailure) {
+            try room.retryingOnFullDisk(needing: Self.roomHeadroom) { () throws(SystemCallFailure) in
+                try StateFileSystem.makeFolder(directory)
+            }
         } catch {
+            if error.isOutOfSpace { throw Self.saveError(error, url: url, directory: directory, freed: room.freed) }
             throw ListStateError(
                 .notWritable, url: directory, systemError: error.errno,
                 message: "cannot save list state: cannot create the folder \(Self.display(URL(fileURLWithPath: error.path))) (\(error.text)); "
@@ -147,9 +176,16 @@ public struct ListStateStore: Sendable {
                     message: "could not encode \(mode) list state for \(Self.display(url)) (\(error)); nothing was written")
             }
             do throws(SystemCallFailure) {
-                try StateFileSystem.writeAtomically(data, to: url)
+                try room.retryingOnFullDisk(needing: data.count + Self.roomHeadroom) { () throws(SystemCallFailure) in
+                    try StateFileSystem.writeAtomically(data, to: url)
+                }
             } catch {
-                throw Self.saveError(error, url: url, directory: directory)
+                throw Self.saveError(error, url: url, directory: directory, freed: room.freed)
+            }
+            if let freed = room.freed {
+                notices.append(
+                    "the disk holding \(Self.display(directory)) was full: \(freed) bytes of cached data were freed "
+                        + "to save \(Self.display(url)); free some disk space")
             }
             StateFileSystem.removeOrphanedTemporaries(of: url.lastPathComponent, in: directory)
             // The next load of this file (the next save's look at the seen ids, or this run's
@@ -296,7 +332,17 @@ public struct ListStateStore: Sendable {
         }
     }
 
-    private static func saveError(_ failure: SystemCallFailure, url: URL, directory: URL) -> ListStateError {
+    /// - Parameter freed: the bytes a ``MakeRoom`` freed before the write was tried again;
+    ///   `nil` when none was asked.
+    private static func saveError(_ failure: SystemCallFailure, url: URL, directory: URL, freed: Int? = nil) -> ListStateError {
+        if let freed, failure.isOutOfSpace {
+            let tried = freed > 0
+                ? "even after \(freed) bytes of cached data were freed for it" : "and there was no cached data left to free"
+            return ListStateError(
+                .writeFailed, url: url, systemError: failure.errno,
+                message: "cannot save \(display(url)): \(failure.step) failed (\(failure.text)) \(tried); "
+                    + "the previous state is unchanged; free disk space on the disk holding \(display(directory)) and try again")
+        }
         if failure.isPermissionProblem {
             return ListStateError(
                 .notWritable, url: directory, systemError: failure.errno,

@@ -22,6 +22,11 @@ struct SystemCallFailure: Error {
         [EACCES, EPERM, EROFS, ENOTDIR].contains(errno)
     }
 
+    /// The disk (or the user's quota) is full: freeing space may let the step succeed.
+    var isOutOfSpace: Bool {
+        errno == ENOSPC || errno == EDQUOT
+    }
+
     /// What the user can do about a folder that cannot be created or written.
     var folderRemedy: String {
         errno == ENOTDIR || errno == EEXIST
