@@ -66,6 +66,24 @@ struct IgnoredPageSizeTests {
         }
     }
 
+    @Test("a walk ended for making no progress is saved as ended: the next list asks nothing and says so")
+    func stalledWalkIsSavedAsEnded() async throws {
+        let sandbox = try Sandbox()
+        try await Self.withServer { server in
+            let first = try await sandbox.run(["list", "--pages", "3", "--page-size", "10", "--no-images"], against: server)
+            #expect(first.succeeded, "\(first)")
+            let requests = server.requestCount(path: "/api/posts")
+
+            // When: the next run
+            let next = try await sandbox.run(["list", "--page-size", "10", "--no-images"], against: server)
+
+            // Then: nothing new asked for, no second warning; the end of the feed said
+            #expect(next.succeeded, "\(next)")
+            #expect(server.requestCount(path: "/api/posts") == requests, "the ended walk was walked again: \(next)")
+            #expect(!next.standardError.contains("the list ends here"), "\(next)")
+        }
+    }
+
     @Test(
         "a page body over the 8 MiB bound fails while streaming: exit 1, the page, the URL and the limit named, no state change"
     )

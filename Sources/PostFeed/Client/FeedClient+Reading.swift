@@ -91,6 +91,7 @@ extension FeedClient {
         var reading = InfiniteReading(
             start: start, end: start, place: resumed.anchorIndex, delivered: start, savedEnd: nil, hasMore: true,
             totalCount: nil, staleReason: nil, failure: nil, notices: [])
+        var savedWithMore = false
         for number in 1...max(pages, 1) {
             if Task.isCancelled { break }
             onLoading?(number)
@@ -113,6 +114,7 @@ extension FeedClient {
                 // The write is atomic, so a kill never tears it.
                 reading.notices += try await saveInfinite(anchorIndex: pageStart)
                 reading.savedEnd = await infinite.count
+                savedWithMore = await infinite.hasMore
             } catch {
                 reading.failure = error
                 break
@@ -120,6 +122,16 @@ extension FeedClient {
         }
         reading.end = await infinite.count
         reading.hasMore = await infinite.hasMore
+        // A walk the feed ended without a new post (the backend repeats itself or loops):
+        // the last save still says there is more. Save the end too, so the next run does
+        // not walk into the same wall and warn again.
+        if onPage != nil, reading.failure == nil, savedWithMore, !reading.hasMore, reading.savedEnd == reading.end {
+            do {
+                reading.notices += try await saveInfinite(anchorIndex: reading.place)
+            } catch {
+                reading.failure = error
+            }
+        }
         reading.totalCount = await infinite.totalCount
         reading.staleReason = await infinite.staleReason
         return reading

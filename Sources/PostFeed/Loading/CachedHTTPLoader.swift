@@ -178,8 +178,19 @@ final class CachedHTTPLoader: Sendable {
 
     private func markFetched(_ flightKey: String) {
         let now = now()
-        state.withLock { $0.fetchedAt[flightKey] = now }
+        let window = reuseWindow
+        state.withLock { state in
+            state.fetchedAt[flightKey] = now
+            // Bounded: a long scroll must not remember every page and image it passed. Past
+            // the window an entry means nothing, so sweep those out now and then (amortized).
+            if state.fetchedAt.count >= Self.fetchedSweepThreshold, state.fetchedAt.count % 256 == 0 {
+                state.fetchedAt = state.fetchedAt.filter { now.timeIntervalSince($0.value) < window }
+            }
+        }
     }
+
+    /// How many remembered fetches trigger the occasional sweep of expired ones.
+    static let fetchedSweepThreshold = 1_024
 
     // MARK: Single flight
 
