@@ -51,6 +51,8 @@ for name in $TARGETS; do
     work=.build/corpus/$name
     log=.build/fuzz-$name.log
     mkdir -p "$work"
+    started=.build/fuzz-$name.started
+    touch "$started"
     # -timeout: an input taking 10 s is a hang; leaks are not checked (Swift's runtime
     # caches metadata for the life of the process).
     # The Swift runtime's backtracer would catch a trap before libFuzzer does (and trips
@@ -69,6 +71,13 @@ for name in $TARGETS; do
         failed="$failed $name"
         grep -E "^(==[0-9]+==ERROR|SUMMARY|Fatal error|.*artifact_prefix|Test unit written)" "$log" | head -5
         grep -E "^ *#[0-9]+ " "$log" | head -12
+        # The input itself, so that a CI log alone reproduces the crash.
+        find Artifacts -maxdepth 1 -name "$name-*" -newer "$started" | while read -r artifact; do
+            echo "fuzz: $artifact ($(wc -c <"$artifact") bytes), base64; replay with"
+            echo "      base64 -d >input <<'EOF' && Fuzz/.build/debug/fuzz-$name input"
+            base64 "$artifact"
+            echo "EOF"
+        done
     fi
 done
 echo
