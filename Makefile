@@ -11,10 +11,15 @@ POSTFEED := .build/debug/postfeed
 
 .PHONY: run test build release deps test-deps bench fixtures clean
 
+# libcurl for HTTP; the image decoders and chafa for previews (PostFeedImaging).
+# libchafa-dev's chafa.pc requires glib-2.0 but Debian's package does not depend on it.
+DEPS_PACKAGES := libcurl4-openssl-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev
+
 deps:
-	@if ! dpkg -s libcurl4-openssl-dev >/dev/null 2>&1; then \
-		echo "make: installing libcurl4-openssl-dev"; \
-		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcurl4-openssl-dev; \
+	@missing=""; for p in $(DEPS_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
 test-deps: deps
