@@ -181,6 +181,13 @@ public final class FeedClient: Sendable {
         }
     }
 
+    /// Waits for the numbered mode's prefetches (the next page and the images of both
+    /// pages) to end, so the next `page` needs no request: what `postfeed page` does after
+    /// printing. Bounded by the request timeouts; ``shutdown()`` alone cancels them instead.
+    public func finishPrefetching() async {
+        await paged.finishPrefetching()
+    }
+
     /// Stops background work and the HTTP engine. A prefetch cancelled here has either
     /// stored its response whole or stores nothing: the transfers are awaited and the caches'
     /// write queues flushed before this returns.

@@ -13,11 +13,16 @@ struct PagePrefetch: Sendable {
     let key: PageKey
     let task: Task<Void, Never>
 
-    init(key: PageKey, repository: any PostRepository, logger: Logger) {
+    /// Starts warming page `key`; with `images`, the page's images follow it at low
+    /// priority, so the next screen needs no request at all.
+    init(key: PageKey, repository: any PostRepository, images: ImagePipeline? = nil, logger: Logger) {
         self.key = key
         self.task = Task {
             do {
-                _ = try await repository.page(key, cachePolicy: .useCache, priority: .normal)
+                let page = try await repository.page(key, cachePolicy: .useCache, priority: .normal)
+                if let images, !Task.isCancelled {
+                    await images.prefetch(page.posts.compactMap { repository.backend.imageURL(for: $0) })
+                }
             } catch {
                 logger.debug("page prefetch failed", metadata: ["page": "\(key)", "error": "\(error)"])
             }

@@ -19,7 +19,8 @@ public actor PagedFeed {
     public struct Configuration: Sendable {
         /// Prefetch the next page into the page cache after each load. Default on.
         public var prefetchNeighbour: Bool
-        /// Prefetch the images of the current page at low priority. Default on.
+        /// Prefetch the images of the current page, and of the prefetched next page, at low
+        /// priority. Default on.
         public var prefetchImages: Bool
 
         /// Both prefetches are on unless turned off.
@@ -303,7 +304,16 @@ public actor PagedFeed {
             PagePrefetch.images(posts.compactMap { repository.backend.imageURL(for: $0) }, into: images)
         }
         guard configuration.prefetchNeighbour, hasNext, number < Int.max, let nextKey = knownOrComputedKey(for: number + 1) else { return }
-        pagePrefetch = PagePrefetch(key: nextKey, repository: repository, logger: logger)
+        pagePrefetch = PagePrefetch(
+            key: nextKey, repository: repository, images: configuration.prefetchImages ? images : nil, logger: logger)
+    }
+
+    /// Waits for the prefetch of the next page and its images (and of the current page's
+    /// images) to end, each bounded by its request timeouts: `page N` then leaves `page N+1`
+    /// nothing to fetch. A process that must end at once calls ``cancelPrefetching()``.
+    public func finishPrefetching() async {
+        await pagePrefetch?.task.value
+        await images?.finishPrefetching()
     }
 
     /// Stops background prefetching (on exit).

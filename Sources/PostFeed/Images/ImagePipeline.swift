@@ -144,6 +144,15 @@ public actor ImagePipeline {
         }
     }
 
+    /// Returns once every prefetch started so far has ended (stored, or failed).
+    public func finishPrefetching() async {
+        while let task = prefetches.values.first {
+            await task.value
+            // `prefetchFinished` removed it, unless a new prefetch of the key replaced it.
+            if let key = prefetches.first(where: { $0.value == task })?.key { prefetches[key] = nil }
+        }
+    }
+
     /// Cancels every prefetch still queued or running.
     public func cancelPrefetching() {
         prefetches.values.forEach { $0.cancel() }
