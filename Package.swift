@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PostFeedModels", targets: ["PostFeedModels"]),
         .library(name: "PostFeedHTTP", targets: ["PostFeedHTTP"]),
         .library(name: "PostFeedCache", targets: ["PostFeedCache"]),
+        .library(name: "PostFeedImaging", targets: ["PostFeedImaging"]),
         .library(name: "PostFeedServer", targets: ["PostFeedServer"]),
         .executable(name: "postfeed", targets: ["postfeed"]),
     ],
@@ -40,6 +41,29 @@ let package = Package(
                 "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The image decoders and the terminal renderer, from Debian's libraries.
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // giflib ships no .pc file on Debian: the module map links `gif` directly.
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(
+            name: "CChafa",
+            pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
+        ),
+        // Bytes in, pixels or terminal output out: decoders (with a pixel-count limit read
+        // from the header), an area-average downscaler and the chafa renderer. Knows
+        // nothing of HTTP, posts or caches.
+        .target(
+            name: "PostFeedImaging",
+            dependencies: ["CTurboJPEG", "CPNG", "CWebP", "CGIF", "CChafa"],
             swiftSettings: swiftSettings
         ),
         // CRC-32C for the disk cache's entry checksums, on the CPU's CRC instruction.
@@ -109,6 +133,11 @@ let package = Package(
         .testTarget(
             name: "PostFeedCacheTests",
             dependencies: ["PostFeedCache", "cache-stress"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostFeedImagingTests",
+            dependencies: ["PostFeedImaging", "CTurboJPEG", "CWebP", "CGIF"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

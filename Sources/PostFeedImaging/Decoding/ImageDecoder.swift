@@ -1,0 +1,72 @@
+import Foundation
+
+/// Decodes JPEG, PNG, WebP and GIF (first frame) bytes into RGBA8 pixels.
+///
+/// Every decoder reads the header first and refuses an image whose declared pixel count
+/// exceeds `maximumPixelCount` before allocating anything of that size. Truncated and
+/// corrupt data throw an `ImageDecodingError` with a one-line reason; nothing traps, and
+/// no C library longjmps across a Swift frame (libpng's simplified API and TurboJPEG
+/// catch their own errors in C; libwebp and giflib return codes).
+public struct ImageDecoder: Sendable {
+    /// 100 megapixels: 400 MB of RGBA at most, far above any post image.
+    public static let defaultMaximumPixelCount = 100_000_000
+
+    /// The largest width × height (as declared by the header) the decoder accepts.
+    public var maximumPixelCount: Int
+
+    public init(maximumPixelCount: Int = ImageDecoder.defaultMaximumPixelCount) {
+        self.maximumPixelCount = maximumPixelCount
+    }
+
+    /// Decodes `data` and scales it down to fit in `box` (keeping the aspect ratio; never
+    /// upscaled). JPEG and WebP are decoded close to the target size by the library itself
+    /// (DCT scaling, libwebp's scaler), then area-averaged to fit exactly.
+    public func decode(_ data: Data, fittingIn box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
+        let decoded = try decode(data, atLeast: box)
+        return AreaDownscaler.downscale(decoded, fittingIn: box)
+    }
+
+    /// Decodes `data` at full size, or, when `minimum` is given, at the smallest size the
+    /// library can produce cheaply that still covers the box `minimum` fits (JPEG: the
+    /// smallest DCT scaling factor; WebP: exactly the fitted size). PNG and GIF are
+    /// always decoded at full size.
+    public func decode(_ data: Data, atLeast minimum: PixelSize? = nil) throws(ImageDecodingError) -> RGBAImage {
+        guard let format = ImageFormat(sniffing: data) else {
+            throw .unrecognizedFormat(byteCount: data.count)
+        }
+        return try decode(data, as: format, atLeast: minimum)
+    }
+
+    /// Decodes `data` as `format`.
+    public func decode(_ data: Data, as format: ImageFormat, atLeast minimum: PixelSize? = nil) throws(ImageDecodingError) -> RGBAImage {
+        let bytes = [UInt8](data)
+        switch format {
+        case .jpeg: return try JPEGDecoder(limit: maximumPixelCount).decode(bytes, atLeast: minimum)
+        case .png: return try PNGDecoder(limit: maximumPixelCount).decode(bytes)
+        case .webp: return try WebPDecoder(limit: maximumPixelCount).decode(bytes, atLeast: minimum)
+        case .gif: return try GIFDecoder(limit: maximumPixelCount).decode(bytes)
+        }
+    }
+
+    /// The dimensions the header declares, without decoding pixels (and with the same
+    /// checks on them as `decode`).
+    public func size(of data: Data) throws(ImageDecodingError) -> PixelSize {
+        guard let format = ImageFormat(sniffing: data) else {
+            throw .unrecognizedFormat(byteCount: data.count)
+        }
+        let bytes = [UInt8](data)
+        switch format {
+        case .jpeg: return try JPEGDecoder(limit: maximumPixelCount).headerSize(bytes)
+        case .png: return try PNGDecoder(limit: maximumPixelCount).headerSize(bytes)
+        case .webp: return try WebPDecoder(limit: maximumPixelCount).headerSize(bytes)
+        case .gif: return try GIFDecoder(limit: maximumPixelCount).headerSize(bytes)
+        }
+    }
+}
+
+/// The check every decoder makes on header dimensions before allocating.
+func checkDimensions(_ size: PixelSize, format: ImageFormat, limit: Int, what: String = "image") throws(ImageDecodingError) {
+    guard size.width > 0, size.height > 0 else { throw .invalidDimensions(format, size: size) }
+    let (count, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+    if overflow || count > limit { throw .tooLarge(format, size: size, limit: limit, what: what) }
+}

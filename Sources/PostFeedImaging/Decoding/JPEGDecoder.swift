@@ -1,0 +1,74 @@
+internal import CTurboJPEG
+
+/// JPEG through TurboJPEG, decoding straight to a smaller size with the DCT scaling
+/// factors (1/8 … 1) when a target is given: a 1600×1200 photo for a 200×150 box is
+/// decoded at 200×150, never at full size.
+struct JPEGDecoder {
+    let limit: Int
+
+    func headerSize(_ bytes: [UInt8]) throws(ImageDecodingError) -> PixelSize {
+        try withHandle { handle throws(ImageDecodingError) in try readHeader(handle, bytes) }
+    }
+
+    func decode(_ bytes: [UInt8], atLeast minimum: PixelSize?) throws(ImageDecodingError) -> RGBAImage {
+        try withHandle { handle throws(ImageDecodingError) in
+            let full = try readHeader(handle, bytes)
+            let scaled = minimum.map { Self.scaledSize(full, covering: full.fitting(in: $0)) } ?? full
+            var pixels = [UInt8](repeating: 0, count: scaled.width * scaled.height * 4)
+            let status = bytes.withUnsafeBufferPointer { source in
+                pixels.withUnsafeMutableBufferPointer { destination in
+                    tjDecompress2(handle, source.baseAddress, UInt(source.count), destination.baseAddress,
+                                  Int32(scaled.width), Int32(scaled.width * 4), Int32(scaled.height),
+                                  Int32(TJPF_RGBA.rawValue), TJFLAG_STOPONWARNING | TJFLAG_NOREALLOC)
+                }
+            }
+            if status != 0 { throw .corrupt(.jpeg, Self.errorMessage(handle)) }
+            return RGBAImage(width: scaled.width, height: scaled.height, pixels: pixels)
+        }
+    }
+
+    /// The smallest size TurboJPEG can decode to (one of its scaling factors ≤ 1) that
+    /// still covers `target` in both dimensions.
+    static func scaledSize(_ full: PixelSize, covering target: PixelSize) -> PixelSize {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count), count > 0 else { return full }
+        var best = full
+        for index in 0..<Int(count) {
+            let factor = factors[index]
+            let num = Int(factor.num), denom = Int(factor.denom)
+            guard num > 0, denom > 0, num <= denom else { continue }
+            // TJSCALED(dimension, factor): rounded up.
+            let size = PixelSize(width: (full.width * num + denom - 1) / denom,
+                                 height: (full.height * num + denom - 1) / denom)
+            if size.width >= target.width, size.height >= target.height, size.pixelCount < best.pixelCount {
+                best = size
+            }
+        }
+        return best
+    }
+
+    private func readHeader(_ handle: tjhandle, _ bytes: [UInt8]) throws(ImageDecodingError) -> PixelSize {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let status = bytes.withUnsafeBufferPointer { source in
+            tjDecompressHeader3(handle, source.baseAddress, UInt(source.count),
+                                &width, &height, &subsampling, &colorspace)
+        }
+        if status != 0 { throw .corrupt(.jpeg, Self.errorMessage(handle)) }
+        let size = PixelSize(width: Int(width), height: Int(height))
+        try checkDimensions(size, format: .jpeg, limit: limit)
+        return size
+    }
+
+    private func withHandle<T>(_ body: (tjhandle) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        guard let handle = tjInitDecompress() else {
+            throw .corrupt(.jpeg, "TurboJPEG could not create a decompressor")
+        }
+        defer { tjDestroy(handle) }
+        return try body(handle)
+    }
+
+    private static func errorMessage(_ handle: tjhandle) -> String {
+        guard let message = tjGetErrorStr2(handle) else { return "unknown TurboJPEG error" }
+        return String(cString: message)
+    }
+}
