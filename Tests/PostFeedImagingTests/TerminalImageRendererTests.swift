@@ -1,0 +1,107 @@
+import Testing
+import Foundation
+import PostFeedImaging
+
+@Suite struct TerminalImageRendererTests {
+    let image = TestImages.gradient(width: 160, height: 120)
+    let box = PixelSize(width: 40, height: 20)
+    let escape = "\u{1B}"
+
+    @Test func kittyOutputIsFramedInBase64ChunksOfAtMost4096Bytes() throws {
+        let output = TerminalImageRenderer(imageProtocol: .kitty).render(image, fittingIn: box)
+        #expect(output.hasPrefix("\(escape)_G"))
+        // Every APC command: ESC _ G <keys> ; <payload> ESC \
+        let commands = output.components(separatedBy: "\(escape)_G").dropFirst()
+        #expect(!commands.isEmpty)
+        var sawLast = false
+        for (index, command) in commands.enumerated() {
+            let end = try #require(command.range(of: "\(escape)\\"), "command \(index) is not terminated")
+            let body = command[..<end.lowerBound]
+            let parts = body.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+            let keys = Set(parts[0].split(separator: ",").map(String.init))
+            let payload = parts.count > 1 ? parts[1] : ""
+            #expect(payload.utf8.count <= 4096, "chunk \(index) has \(payload.utf8.count) bytes")
+            #expect(payload.allSatisfy { $0.isLetter || $0.isNumber || "+/=".contains($0) })
+            let isLast = index == commands.count - 1
+            if isLast {
+                #expect(!keys.contains("m=1"))
+                sawLast = true
+            } else {
+                #expect(keys.contains("m=1"), "chunk \(index) keys \(keys)")
+            }
+        }
+        #expect(sawLast)
+        #expect(commands.count > 1, "a 160×120 image in one chunk?")
+    }
+
+    @Test func itermOutputIsAnInlineFile() {
+        let output = TerminalImageRenderer(imageProtocol: .iterm).render(image, fittingIn: box)
+        #expect(output.contains("\(escape)]1337;File="))
+        #expect(output.contains("inline=1"))
+    }
+
+    @Test func sixelOutputIsADeviceControlString() throws {
+        let output = TerminalImageRenderer(imageProtocol: .sixel).render(image, fittingIn: box)
+        let start = try #require(output.range(of: "\(escape)P"))
+        let afterIntroducer = output[start.upperBound...]
+        // ESC P <numeric parameters> q <sixel data> ESC \
+        let q = try #require(afterIntroducer.firstIndex(of: "q"))
+        #expect(afterIntroducer[..<q].allSatisfy { $0.isNumber || $0 == ";" })
+        #expect(output.hasSuffix("\(escape)\\") || output.contains("\(escape)\\"))
+    }
+
+    @Test(arguments: [TerminalColors.trueColor, .indexed256])
+    func symbolsAreDrawnAndDifferBetweenImages(_ colors: TerminalColors) {
+        let renderer = TerminalImageRenderer(imageProtocol: .symbols, colors: colors)
+        let first = renderer.render(image, fittingIn: box)
+        let second = renderer.render(TestImages.gradient(width: 160, height: 120, seed: 1), fittingIn: box)
+        #expect(!first.isEmpty)
+        #expect(first != second)
+        #expect(first.contains(escape))
+        // 160×120 in 40×20 cells at 1:2 cells: 40 columns by 15 rows.
+        #expect(first.split(separator: "\n").count == 15)
+    }
+
+    @Test func halfBlocksUseOnlyHalfBlocksAndSpaces() {
+        let renderer = TerminalImageRenderer(imageProtocol: .symbols, colors: .trueColor, symbols: .halfBlocks)
+        let output = renderer.render(image, fittingIn: box)
+        let visible = output.replacing(/\x1B\[[0-9;?]*[A-Za-z]/, with: "").filter { $0 != "\n" }
+        #expect(!visible.isEmpty)
+        #expect(visible.allSatisfy { "▀▄▌▐█ ".contains($0) }, "\(Set(visible))")
+    }
+
+    @Test func monochromeSymbolsHaveNoEscapeSequences() {
+        let renderer = TerminalImageRenderer.forTerminal(
+            environment: ["TERM": "xterm-256color", "NO_COLOR": "1"], isTerminal: true)
+        #expect(renderer.imageProtocol == .symbols && renderer.colors == .monochrome)
+        let output = renderer.render(image, fittingIn: box)
+        #expect(!output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect(!output.contains(escape))
+    }
+
+    @Test func noneRendersNothing() {
+        #expect(TerminalImageRenderer(imageProtocol: .none).render(image, fittingIn: box) == "")
+        let piped = TerminalImageRenderer.forTerminal(
+            environment: ["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1"], isTerminal: false, requested: .kitty)
+        #expect(piped.render(image, fittingIn: box) == "")
+    }
+
+    @Test func detectionFromTheEnvironment() {
+        func detect(_ environment: [String: String], terminal: Bool = true) -> ImageProtocol {
+            ImageProtocol.detect(environment: environment, isTerminal: terminal)
+        }
+        #expect(detect(["TERM": "xterm-kitty"], terminal: false) == .none)
+        #expect(detect(["TERM": "dumb"]) == .none)
+        #expect(detect([:]) == .none)
+        #expect(detect(["TERM": "xterm-256color", "KITTY_WINDOW_ID": "3"]) == .kitty)
+        #expect(detect(["TERM": "xterm-kitty"]) == .kitty)
+        #expect(detect(["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"]) == .iterm)
+        #expect(detect(["TERM": "mlterm"]) == .sixel)
+        #expect(detect(["TERM": "foot"]) == .sixel)
+        #expect(detect(["TERM": "xterm-256color"]) == .symbols)
+        #expect(ImageProtocol.sixel.resolved(environment: ["TERM": "xterm"], isTerminal: true) == .sixel)
+        #expect(ImageProtocol.auto.resolved(environment: ["TERM": "xterm"], isTerminal: true) == .symbols)
+        #expect(TerminalColors.detect(environment: ["COLORTERM": "truecolor"]) == .trueColor)
+        #expect(TerminalColors.detect(environment: [:]) == .indexed256)
+    }
+}
