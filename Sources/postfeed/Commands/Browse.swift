@@ -14,8 +14,13 @@ struct Browse: AsyncParsableCommand {
               g       go to page (paged) or post number (infinite); ⏎ goes, Esc cancels
               m       toggle infinite / paged, keeping your place
               o / ⏎   open the post at the top (detail view; any key goes back)
+              /       search the loaded posts; n / N next / previous match, Esc clears
               r       refresh from the network
-              q       save your place and quit (also Ctrl-C, SIGTERM)
+              ?       every key
+              q       save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)
+
+            On a terminal the screen is the alternate screen, laid out again when the
+            window is resized; the terminal is restored on every way out.
 
             Keys may also be piped in, one byte each: printf 'jjmq' | postfeed browse
             """)
@@ -34,54 +39,54 @@ struct Browse: AsyncParsableCommand {
     func run() async throws {
         try await Session.run(backend) { client in
             let terminal = RawTerminal()
-            let height = rows ?? (terminal.isInteractive ? max(3, (Self.terminalRows() - 5) / 2) : 5)
-            var screen = BrowseScreen(client: client, terminal: terminal, visibleCount: height)
+            let count = rows ?? (terminal.isInteractive ? nil : 5)
+            var screen = BrowseScreen(client: client, terminal: terminal, visibleCount: count)
             try await screen.open(mode: client.currentMode().mode)
+            // Signals first, so none can end the process between entering the screen and
+            // watching for them; `defer` restores the terminal on an error too.
+            let signals = BrowseSignals.start()
             terminal.enableRawMode()
             let keys = KeyReader.start(terminal)
-            let termination = TerminationWatcher.start()
             defer {
-                termination.stop()
+                signals.stop()
                 terminal.restore()
             }
             await screen.render()
-            for await event in merge(keys: keys, termination: termination.events) {
+            for await event in merge(keys: keys, signals: signals.events) {
                 let keepGoing: Bool
                 switch event {
                 case .key(let key): keepGoing = await screen.handle(key)
+                case .resize:
+                    await screen.resize()
+                    keepGoing = true
                 case .terminate: keepGoing = false
                 }
                 if !keepGoing { break }
                 await screen.render()
             }
-            let notices = try await screen.save()
             terminal.restore()
+            let notices = try await screen.save()
             print("")
             notices.forEach { Terminal.note("postfeed: \($0)") }
             print("postfeed: place saved (\(screen.mode) mode)")
         }
     }
 
-    static func terminalRows() -> Int {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
-        return 24
-    }
-
     enum Event: Sendable {
         case key(RawTerminal.Key)
+        case resize
         case terminate
     }
 
-    /// Keys and termination signals in one stream.
-    private func merge(keys: AsyncStream<RawTerminal.Key>, termination: AsyncStream<Int32>) -> AsyncStream<Event> {
+    /// Keys and signals in one stream.
+    private func merge(keys: AsyncStream<RawTerminal.Key>, signals: AsyncStream<Int32>) -> AsyncStream<Event> {
         AsyncStream { continuation in
             let keyTask = Task {
                 for await key in keys { continuation.yield(.key(key)) }
                 continuation.yield(.key(.endOfInput))
             }
             let signalTask = Task {
-                for await _ in termination { continuation.yield(.terminate) }
+                for await number in signals { continuation.yield(number == SIGWINCH ? .resize : .terminate) }
             }
             continuation.onTermination = { _ in
                 keyTask.cancel()

@@ -10,7 +10,10 @@ import PostFeed
 struct BrowseScreen {
     let client: FeedClient
     let terminal: RawTerminal
-    let visibleCount: Int
+    /// Posts on one screen: `--rows`, else what fits the terminal (changes on resize).
+    private(set) var visibleCount: Int
+    /// Whether `--rows` fixed `visibleCount`, so a resize only re-lays out.
+    private let fixedCount: Bool
     private(set) var mode: ListMode = .infinite
     /// Infinite: the global index of the top post. Paged: the index in the page.
     private var top = 0
@@ -18,18 +21,33 @@ struct BrowseScreen {
     private var status = ""
     /// What covers the list, taking the keys, until it is closed.
     private var overlay: Overlay?
+    /// The last search, which `n` and `N` step through until Esc clears it.
+    private var searchQuery: String?
 
     private enum Overlay {
         /// A post in full; any key goes back.
         case detail(String)
         /// The "go to" prompt with what has been typed so far.
         case goTo(typed: String)
+        /// The `/` search prompt with what has been typed so far.
+        case search(typed: String)
+        /// Every key; any key closes it.
+        case help
     }
 
-    init(client: FeedClient, terminal: RawTerminal, visibleCount: Int) {
+    /// - Parameter visibleCount: posts on one screen; `nil` to fit the terminal.
+    init(client: FeedClient, terminal: RawTerminal, visibleCount: Int?) {
         self.client = client
         self.terminal = terminal
-        self.visibleCount = max(1, visibleCount)
+        self.fixedCount = visibleCount != nil
+        self.visibleCount = max(1, visibleCount ?? terminal.size.map { BrowseLayout.postsThatFit(rows: $0.rows) } ?? 5)
+    }
+
+    /// The terminal changed size: as many posts as now fit (unless `--rows` fixed them).
+    mutating func resize() async {
+        guard !fixedCount, let size = terminal.size else { return }
+        visibleCount = BrowseLayout.postsThatFit(rows: size.rows)
+        do { try await refreshVisible() } catch { status = "\(error)" }
     }
 
     // MARK: Opening and saving
@@ -65,11 +83,14 @@ struct BrowseScreen {
     mutating func handle(_ key: RawTerminal.Key) async -> Bool {
         if key == .endOfInput || key == .interrupt { return false }
         switch overlay {
-        case .detail:
+        case .detail, .help:
             overlay = nil
             return true
         case .goTo(let typed):
             await type(key, into: typed)
+            return true
+        case .search(let typed):
+            await typeSearch(key, into: typed)
             return true
         case nil:
             break
@@ -82,12 +103,19 @@ struct BrowseScreen {
             case .character("k"), .up: try await move(by: -1)
             case .character(" "), .pageDown: try await move(by: visibleCount)
             case .character("b"), .pageUp: try await move(by: -visibleCount)
+            case .character("n") where searchQuery != nil: try await findNext(step: 1)
+            case .character("N"): try await findNext(step: -1)
             case .character("n"): try await page(by: 1)
             case .character("p"): try await page(by: -1)
             case .character("g"): overlay = .goTo(typed: "")
             case .character("m"): try await toggleMode()
             case .character("r"): try await refresh()
             case .character("o"), .enter: await openDetail()
+            case .character("?"): overlay = .help
+            case .character("/"): overlay = .search(typed: "")
+            case .escape where searchQuery != nil:
+                searchQuery = nil
+                status = "search cleared"
             default: return true
             }
             try await refreshVisible()
@@ -159,6 +187,65 @@ struct BrowseScreen {
         }
     }
 
+    /// A key typed at the search prompt: Enter searches, Escape cancels, Backspace erases.
+    private mutating func typeSearch(_ key: RawTerminal.Key, into typed: String) async {
+        switch key {
+        case .enter:
+            overlay = nil
+            guard !typed.isEmpty else { return }
+            searchQuery = typed
+            do {
+                try await findNext(step: 0)
+                try await refreshVisible()
+            } catch {
+                status = "\(error)"
+            }
+        case .escape:
+            overlay = nil
+        case .character(let c) where c == "\u{7F}" || c == "\u{08}":
+            overlay = .search(typed: String(typed.dropLast()))
+        case .character(let c):
+            overlay = .search(typed: typed + String(c))
+        default:
+            break
+        }
+    }
+
+    /// Moves to a post matching the search among the loaded ones (all loaded posts in
+    /// infinite mode, the page in paged mode): `step` 0 the current post or the next
+    /// match, 1 the next after it, -1 the one before; wrapping around.
+    private mutating func findNext(step: Int) async throws {
+        guard let query = searchQuery else {
+            status = "no search yet: / searches"
+            return
+        }
+        let posts: [Post]
+        switch mode {
+        case .infinite:
+            let count = await client.infinite.count
+            posts = try await client.infinite.posts(in: 0..<count)
+        case .paged:
+            posts = await client.paged.posts
+        }
+        let matches = BrowseSearch.matches(of: query, in: posts)
+        guard !matches.isEmpty else {
+            status = "no match for “\(query)” in the \(posts.count) loaded posts"
+            return
+        }
+        let target: Int
+        switch step {
+        case 0: target = matches.first { $0 >= top } ?? matches[0]
+        case 1...: target = matches.first { $0 > top } ?? matches[0]
+        default: target = matches.last { $0 < top } ?? matches[matches.count - 1]
+        }
+        switch mode {
+        case .infinite: try await move(by: target - top)
+        case .paged: top = target
+        }
+        let number = (matches.firstIndex(of: target) ?? 0) + 1
+        status = "match \(number) of \(matches.count) for “\(query)”"
+    }
+
     private var goToPrompt: String { mode == .paged ? "go to page: " : "go to post #: " }
 
     private mutating func goTo(_ typed: String) async throws {
@@ -215,13 +302,55 @@ struct BrowseScreen {
     // MARK: Drawing
 
     func render() async {
-        let separator = terminal.isInteractive ? "\r\n" : "\n"
-        if case .detail(let text) = overlay {
-            terminal.clearScreen()
-            terminal.write((text + "\n\n(any key to go back)\n").replacingOccurrences(of: "\n", with: separator))
+        let size = terminal.size
+        switch overlay {
+        case .detail(let text):
+            draw(text: text.components(separatedBy: "\n"), closing: "(any key to go back)", size: size)
             return
+        case .help:
+            draw(text: Self.helpLines, closing: "(any key closes the help)", size: size)
+            return
+        default:
+            break
         }
-        var lines: [String] = []
+        let frame = await frame(highlighting: size != nil)
+        if let size {
+            terminal.drawFrame(BrowseLayout.lines(frame, rows: size.rows, columns: size.columns))
+        } else {
+            terminal.clearScreen()
+            terminal.write(BrowseLayout.pipedLines(frame).joined(separator: "\n") + "\n")
+        }
+    }
+
+    private func draw(text: [String], closing: String, size: (rows: Int, columns: Int)?) {
+        if let size {
+            terminal.drawFrame(BrowseLayout.overlayLines(text, closing: closing, rows: size.rows, columns: size.columns))
+        } else {
+            terminal.clearScreen()
+            terminal.write((text + ["", closing]).joined(separator: "\n") + "\n")
+        }
+    }
+
+    /// Every key, for the `?` overlay.
+    static let helpLines = [
+        "PostFeed · keys",
+        "",
+        "  j / ↓      next post",
+        "  k / ↑      previous post",
+        "  space / b  next / previous screen (also Page Down / Page Up)",
+        "  n / p      next / previous page (paged mode; n is next match while searching)",
+        "  g          go to page (paged) or post number (infinite); ⏎ goes, Esc cancels",
+        "  /          search the loaded posts (title, author, body); ⏎ searches, Esc cancels",
+        "  n / N      next / previous match; Esc clears the search",
+        "  m          toggle infinite / paged, keeping your place",
+        "  o / ⏎      open the current post (any key goes back)",
+        "  r          refresh from the network",
+        "  ?          this help",
+        "  q          save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)",
+    ]
+
+    private func frame(highlighting: Bool) async -> BrowseFrame {
+        let header: String
         let firstPosition: Int
         switch mode {
         case .infinite:
@@ -229,25 +358,29 @@ struct BrowseScreen {
             let count = await feed.count
             let total = await feed.totalCount
             firstPosition = top + 1
-            lines.append("PostFeed · infinite · posts \(firstPosition)–\(top + visible.count) of \(count) loaded\(total.map { " (\($0) in all)" } ?? "")")
+            header = "PostFeed · infinite · posts \(firstPosition)–\(top + visible.count) of \(count) loaded\(total.map { " (\($0) in all)" } ?? "")"
         case .paged:
             let feed = client.paged
             let page = await feed.currentPage
             let pages = await feed.totalPages
             firstPosition = PlaceConverter.position(page: page, indexInPage: top, pageSize: client.configuration.pageSize)
-            lines.append("PostFeed · paged · page \(page)\(pages.map { " of \($0)" } ?? "")")
+            header = "PostFeed · paged · page \(page)\(pages.map { " of \($0)" } ?? "")"
         }
-        lines.append(String(repeating: "─", count: min(Terminal.width, 80)))
-        for (offset, post) in visible.enumerated() {
-            lines.append(PostRenderer.listEntry(PostLine(position: PlaceConverter.saturatingAdd(firstPosition, offset), post: post, image: nil)))
+        let entries = visible.enumerated().map { offset, post in
+            PostRenderer.listEntry(PostLine(position: PlaceConverter.saturatingAdd(firstPosition, offset), post: post, image: nil))
+                .components(separatedBy: "\n")
         }
-        lines.append(String(repeating: "─", count: min(Terminal.width, 80)))
-        lines.append(mode == .infinite
-            ? "j/k scroll · space/b screen · g go to · m paged · o open · r refresh · q quit"
-            : "j/k scroll · n/p page · g go to page · m infinite · o open · r refresh · q quit")
-        if !status.isEmpty { lines.append(status) }
-        if case .goTo(let typed) = overlay { lines.append(goToPrompt + typed) }
-        terminal.clearScreen()
-        terminal.write(lines.joined(separator: "\n").replacingOccurrences(of: "\n", with: separator) + separator)
+        let hints = mode == .infinite
+            ? "j/k scroll · space/b screen · g go to · / search · m paged · o open · r refresh · ? help · q quit"
+            : "j/k scroll · n/p page · g go to page · / search · m infinite · o open · r refresh · ? help · q quit"
+        let prompt: String?
+        switch overlay {
+        case .goTo(let typed): prompt = goToPrompt + typed
+        case .search(let typed): prompt = "/" + typed
+        default: prompt = nil
+        }
+        return BrowseFrame(
+            header: header, entries: entries, highlighted: highlighting && !entries.isEmpty ? 0 : nil,
+            hints: hints, status: status, prompt: prompt)
     }
 }

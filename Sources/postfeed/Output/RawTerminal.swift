@@ -1,8 +1,9 @@
 import Foundation
 
-/// The terminal in raw mode for `postfeed browse`: keys arrive one at a time, unechoed.
-/// The original mode is restored by ``restore()``, which the command calls on every exit
-/// path (quit, error, SIGINT/SIGTERM).
+/// The terminal in raw mode for `postfeed browse`: keys arrive one at a time, unechoed, on
+/// the alternate screen with the cursor hidden. The original mode (the exact termios) and
+/// the main screen are restored by ``restore()``, which the command calls on every exit
+/// path (quit, error, SIGINT/SIGTERM/SIGHUP).
 final class RawTerminal: @unchecked Sendable {
     /// A key press, decoded from the bytes a terminal sends.
     enum Key: Equatable {
@@ -35,14 +36,33 @@ final class RawTerminal: @unchecked Sendable {
         }
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
         restored = false
-        write("\u{1B}[?25l")  // hide the cursor
+        write("\u{1B}[?1049h\u{1B}[?25l")  // the alternate screen, the cursor hidden
     }
 
+    /// Leaves the alternate screen, shows the cursor and puts the original termios back.
+    /// Idempotent; safe after the terminal has gone (SIGHUP): the writes are then dropped.
     func restore() {
         guard isTerminal, !restored else { return }
         restored = true
-        write("\u{1B}[?25h")
+        write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+    }
+
+    /// The terminal's size in (rows, columns); `nil` when not on a terminal.
+    var size: (rows: Int, columns: Int)? {
+        guard isTerminal else { return nil }
+        var size = winsize()
+        for descriptor in [STDOUT_FILENO, STDIN_FILENO] where ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 {
+            if size.ws_row > 0, size.ws_col > 0 { return (Int(size.ws_row), Int(size.ws_col)) }
+        }
+        return (24, 80)
+    }
+
+    /// Draws a whole frame on a terminal: from the top-left corner, each line erased to its
+    /// end, no line feed after the last (which would scroll a full screen by one), and
+    /// everything below erased. One write, so a frame never shows half drawn.
+    func drawFrame(_ lines: [String]) {
+        write("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J")
     }
 
     /// Blocks for the next key.

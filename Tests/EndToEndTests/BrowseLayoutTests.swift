@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import postfeed
+
+@Suite("browse layout: widths in terminal columns, frames for any size")
+struct BrowseLayoutTests {
+    @Test(
+        "displayWidth counts terminal columns",
+        arguments: [
+            ("abc", 3), ("", 0), ("漢字", 4), ("한국어", 6), ("ｶﾀｶﾅ", 4), ("ＡＢ", 4),
+            ("e\u{301}", 1), ("\u{301}", 0), ("😀", 2), ("👍🏽", 2), ("👩‍👩‍👧", 2), ("❤️", 2), ("a\u{7}b", 2),
+            ("café ☕ 東京", 12),
+        ])
+    func displayWidth(text: String, columns: Int) {
+        #expect(DisplayWidth.of(text) == columns, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
+    @Test("cut keeps whole characters and ends with … within the columns")
+    func cut() {
+        #expect(DisplayWidth.cut("hello", toColumns: 10) == "hello")
+        #expect(DisplayWidth.cut("hello world", toColumns: 6) == "hello…")
+        // a wide character that would straddle the edge is left out whole
+        #expect(DisplayWidth.cut("ab漢字", toColumns: 4) == "ab…")
+        #expect(DisplayWidth.of(DisplayWidth.cut("漢字漢字漢字", toColumns: 7)) <= 7)
+        #expect(DisplayWidth.cut("e\u{301}e\u{301}e\u{301}", toColumns: 3) == "e\u{301}e\u{301}e\u{301}")
+        #expect(DisplayWidth.fit("漢", toColumns: 4) == "漢  ")
+    }
+
+    private func frame(posts: Int, status: String = "") -> BrowseFrame {
+        BrowseFrame(
+            header: "PostFeed · infinite · posts 1–\(posts)",
+            entries: (1...posts).map { ["  \($0). a title that is rather long for a narrow window", "      author · id \($0)"] },
+            highlighted: 0, hints: "j/k scroll · q quit", status: status, prompt: nil)
+    }
+
+    @Test("a frame fills the screen exactly: header first, status last, rules as wide as the terminal")
+    func fillsScreen() {
+        for (rows, columns) in [(24, 80), (30, 100), (50, 200), (6, 20)] {
+            // Given: as many posts as the layout says fit
+            let fit = BrowseLayout.postsThatFit(rows: rows)
+            let lines = BrowseLayout.lines(frame(posts: fit, status: "done"), rows: rows, columns: columns)
+
+            // Then
+            #expect(lines.count == rows)
+            #expect(lines.first?.hasPrefix("PostFeed") == true)
+            #expect(lines[1] == String(repeating: "─", count: columns))
+            #expect(lines.last == "done")
+            let blank = lines.filter(\.isEmpty).count
+            #expect(blank <= 1, "at most one row left over at \(rows)×\(columns): \(lines)")
+            #expect(lines.allSatisfy { DisplayWidth.of($0.replacingOccurrences(of: "\u{1B}[7m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")) <= columns })
+        }
+    }
+
+    @Test("a long status is cut to one line; the header stays first")
+    func longStatus() {
+        let status = String(repeating: "the server said something long and unhelpful; ", count: 10) + "\nsecond line"
+        let lines = BrowseLayout.lines(frame(posts: 9, status: status), rows: 24, columns: 80)
+        #expect(lines.count == 24)
+        #expect(lines.first?.hasPrefix("PostFeed") == true)
+        #expect(DisplayWidth.of(lines[23]) <= 80)
+        #expect(lines[23].hasSuffix("…"))
+    }
+
+    @Test("the current post is in reverse video across the width; the others plain")
+    func highlight() {
+        let lines = BrowseLayout.lines(frame(posts: 3), rows: 24, columns: 40)
+        #expect(lines[2].hasPrefix("\u{1B}[7m") && lines[2].hasSuffix("\u{1B}[0m"))
+        #expect(lines[3].hasPrefix("\u{1B}[7m"))
+        #expect(!lines[4].contains("\u{1B}"))
+    }
+
+    @Test("a screen smaller than the frame keeps the header")
+    func tinyScreen() {
+        let lines = BrowseLayout.lines(frame(posts: 3, status: "s"), rows: 2, columns: 10)
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("PostFeed") == true)
+    }
+}
