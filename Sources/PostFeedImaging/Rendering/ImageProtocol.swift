@@ -52,3 +52,15 @@ public enum TerminalColors: Sendable, Equatable {
         return colorTerm == "truecolor" || colorTerm == "24bit" ? .trueColor : .indexed256
     }
 }
+
+extension ImageProtocol {
+    /// `detect(environment:isTerminal:)`, and when that finds only `symbols`, a
+    /// device-attributes query asked through `sixelQuery` (normally
+    /// `SixelQuery.terminalSupportsSixel()`): a yes means `sixel`.
+    public static func detect(
+        environment: [String: String], isTerminal: Bool, sixelQuery: () -> Bool
+    ) -> ImageProtocol {
+        let detected = detect(environment: environment, isTerminal: isTerminal)
+        return detected == .symbols && sixelQuery() ? .sixel : detected
+    }
+}

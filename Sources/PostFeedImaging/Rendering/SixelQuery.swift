@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The device-attributes query (DA1, `ESC [ c`) for sixel support: a terminal that can
+/// draw sixel lists attribute 4 in its answer (`ESC [ ? 62 ; 4 ; 22 c`).
+public enum SixelQuery {
+    /// Asks the terminal on `input`/`output` (normally the same tty) and waits at most
+    /// `timeout` for the answer. False when there is no answer in time, the answer lacks
+    /// attribute 4, or the descriptors are not a terminal. Echo and canonical mode are off
+    /// while waiting and restored afterwards.
+    public static func terminalSupportsSixel(
+        input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, timeout: Duration = .milliseconds(150)
+    ) -> Bool {
+        guard isatty(input) == 1, isatty(output) == 1 else { return false }
+        var saved = termios()
+        guard tcgetattr(input, &saved) == 0 else { return false }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return false }
+        defer { _ = tcsetattr(input, TCSANOW, &saved) }
+
+        let query: [UInt8] = [0x1B, 0x5B, 0x63]  // ESC [ c
+        guard query.withUnsafeBytes({ write(output, $0.baseAddress, $0.count) }) == query.count else { return false }
+        guard let answer = readAnswer(input, timeout: timeout) else { return false }
+        return attributes(inAnswer: answer)?.contains(4) == true
+    }
+
+    /// The numeric attributes of a DA1 answer `ESC [ ? a ; b ; … c` somewhere in `bytes`.
+    public static func attributes(inAnswer bytes: [UInt8]) -> [Int]? {
+        guard let start = bytes.indices.first(where: { index in
+            index + 2 < bytes.count && bytes[index] == 0x1B && bytes[index + 1] == 0x5B && bytes[index + 2] == 0x3F
+        }) else { return nil }
+        let rest = bytes[(start + 3)...]
+        guard let end = rest.firstIndex(of: UInt8(ascii: "c")) else { return nil }
+        let text = String(decoding: rest[..<end], as: UTF8.self)
+        let values = text.split(separator: ";").compactMap { Int($0) }
+        return values.isEmpty ? nil : values
+    }
+
+    private static func readAnswer(_ input: Int32, timeout: Duration) -> [UInt8]? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while clock.now < deadline {
+            let remaining = clock.now.duration(to: deadline)
+            let milliseconds = max(1, Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            answer += buffer[0..<count]
+            if attributes(inAnswer: answer) != nil { return answer }
+            if answer.count > 1024 { break }
+        }
+        return answer.isEmpty ? nil : answer
+    }
+}
