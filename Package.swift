@@ -104,6 +104,7 @@ let package = Package(
             name: "postfeed",
             dependencies: [
                 "PostFeed",
+                "PostFeedImaging",
                 "PostFeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

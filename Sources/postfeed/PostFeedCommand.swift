@@ -21,7 +21,7 @@ struct PostFeedCommand: AsyncParsableCommand {
             """,
         version: "1.0.0",
         subcommands: [
-            Browse.self, List.self, PageCommand.self, Mode.self, Show.self, StateCommand.self,
+            Browse.self, List.self, PageCommand.self, Mode.self, Show.self, ImageCommand.self, StateCommand.self,
             CacheCommand.self, Serve.self,
         ],
         defaultSubcommand: List.self

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import PostFeed
+import PostFeedImaging
+
+/// `postfeed image ID [--output FILE]`: the post's original image bytes, from the cache
+/// or the network, as a plain file with the right extension.
+struct ImageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image",
+        abstract: "Write a post's original image to a file (default ./<id>.<ext>).",
+        discussion: """
+            The bytes are the image as served (from the cache when it is there), written \
+            as an ordinary file whose extension matches the format: jpg, png, webp or gif.
+
+            Examples:
+              postfeed image 42                  writes ./42.png
+              postfeed image 42 --output a.png   writes a.png
+            """)
+
+    @OptionGroup var backend: BackendOptions
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The post's id.", valueName: "id"))
+    var idArgument: [String] = []
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default ./<id>.<ext>).", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        guard try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) != nil else {
+            throw ValidationError("give the id of the post whose image to write, e.g. 'postfeed image 42'.")
+        }
+    }
+
+    func run() async throws {
+        let id = try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) ?? 0
+        try await Session.run(backend) { client in
+            let post = try await client.repository.post(id: id, cachePolicy: .useCache)
+            guard let image = await client.image(for: post) else {
+                throw CLIError("post \(id) has no image")
+            }
+            guard let response = image.response else {
+                let reason = image.error.map { "\($0)" } ?? "unknown error"
+                throw CLIError("the image of post \(id) (\(image.url.absoluteString)) could not be had: \(reason)")
+            }
+            let format = ImageFormat(sniffing: response.data)
+            let fileExtension = format?.fileExtension ?? "bin"
+            let destination = URL(fileURLWithPath: output ?? "\(id).\(fileExtension)")
+            do {
+                // Atomic: a reader never sees half a file; an ordinary file with the umask's mode.
+                try response.data.write(to: destination, options: .atomic)
+            } catch {
+                throw CLIError("could not write \(destination.path): \(error.localizedDescription)")
+            }
+            let what = format.map { $0.rawValue.uppercased() } ?? "image of unknown format"
+            print("wrote \(destination.path) (\(what), \(response.data.count) bytes)")
+        }
+    }
+}
