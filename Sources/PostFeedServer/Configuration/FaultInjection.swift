@@ -6,7 +6,8 @@
 /// Two kinds of knobs:
 /// - **Deterministic**: ``failFirst`` requests fail with ``failFirstFault`` (for the whole
 ///   server, or for each path, see ``failFirstScope``); then the server behaves normally.
-///   Use these in tests: the outcome never depends on timing or chance.
+///   ``bandwidthLimits`` slow the bodies of given paths down. Use these in tests: the
+///   outcome never depends on chance.
 /// - **Random shares**: each request draws one number from a generator seeded with ``seed``;
 ///   the shares are bands laid end to end (500, then 503, then 429, then truncation, reset,
 ///   stall), so their sum is the chance that a request fails. Sequential requests see the same
@@ -78,6 +79,13 @@ public struct FaultInjection: Sendable, Hashable {
     public var stallShare: Double
     /// How long a stalled body stays silent before the server closes the connection.
     public var stallDuration: Duration
+    /// Bodies of these paths (exact, query ignored) go out at most this many bytes per
+    /// second, in tenth-of-a-second slices: one slow image among fast ones. Empty by default.
+    ///
+    /// ```swift
+    /// FaultInjection(bandwidthLimits: ["/images/img-001.jpg": 8_192])
+    /// ```
+    public var bandwidthLimits: [String: Int]
     /// Number of requests that fail with ``failFirstFault`` before any other rule applies.
     public var failFirst: Int
     /// The fault the first ``failFirst`` requests get.
@@ -102,6 +110,7 @@ public struct FaultInjection: Sendable, Hashable {
         resetShare: Double = 0,
         stallShare: Double = 0,
         stallDuration: Duration = .seconds(30),
+        bandwidthLimits: [String: Int] = [:],
         failFirst: Int = 0,
         failFirstFault: Fault = .status(503, retryAfter: 1),
         failFirstScope: Scope = .server,
@@ -117,6 +126,7 @@ public struct FaultInjection: Sendable, Hashable {
         self.resetShare = resetShare
         self.stallShare = stallShare
         self.stallDuration = stallDuration
+        self.bandwidthLimits = bandwidthLimits
         self.failFirst = failFirst
         self.failFirstFault = failFirstFault
         self.failFirstScope = failFirstScope
@@ -125,7 +135,7 @@ public struct FaultInjection: Sendable, Hashable {
 
     /// Whether any knob is on.
     public var isEnabled: Bool {
-        latency > .zero || latencyJitter > .zero || failFirst > 0 || totalShare > 0
+        latency > .zero || latencyJitter > .zero || failFirst > 0 || totalShare > 0 || !bandwidthLimits.isEmpty
     }
 
     /// The chance that a request gets a random fault: the sum of all shares.
@@ -150,6 +160,9 @@ public struct FaultInjection: Sendable, Hashable {
         }
         if latency < .zero || latencyJitter < .zero || stallDuration < .zero {
             problems.append("latency, latencyJitter and stallDuration must not be negative")
+        }
+        for (path, rate) in bandwidthLimits.sorted(by: { $0.key < $1.key }) where rate < 10 {
+            problems.append("bandwidth limit \(rate) bytes/s for \(path) is below 10; use 10 or more")
         }
         if failFirst < 0 { problems.append("failFirst is \(failFirst); use 0 or more") }
         if retryAfterSeconds < 0 { problems.append("retryAfterSeconds must not be negative") }

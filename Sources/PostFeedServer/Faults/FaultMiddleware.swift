@@ -13,6 +13,14 @@ struct FaultMiddleware: RouterMiddleware {
         guard planner.plan.isEnabled, !path.hasPrefix("/test/") else {
             return try await next(request, context)
         }
+        let response = try await faulted(request, context: context, path: path, next: next)
+        guard let rate = planner.plan.bandwidthLimits[path] else { return response }
+        return BandwidthLimit.throttle(response, bytesPerSecond: rate)
+    }
+
+    private func faulted(
+        _ request: Request, context: Context, path: String, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let decision = planner.decide(path: path)
         if decision.delay > .zero {
             try await Task.sleep(for: decision.delay)
