@@ -1,34 +1,88 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// SIGINT and SIGTERM as events (their signal numbers), so a command can save the reader's
 /// place and say what it did before it exits. While watching, the signals' default action
 /// (ending the process) is off; ``stop()`` puts it back.
-///
-/// `@unchecked Sendable`: its only state is immutable after `start()`, and dispatch sources
-/// may be cancelled from any thread.
-struct TerminationWatcher: @unchecked Sendable {
+struct TerminationWatcher: Sendable {
     let events: AsyncStream<Int32>
-    private let sources: [any DispatchSourceSignal]
+    private let id: UUID
 
     static func start() -> TerminationWatcher {
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            sources.append(source)
-        }
-        return TerminationWatcher(events: stream, sources: sources)
+        let id = UUID()
+        SignalSources.shared.subscribe(continuation, id: id)
+        return TerminationWatcher(events: stream, id: id)
     }
 
-    /// Back to the default action: the next SIGINT or SIGTERM ends the process. Idempotent.
+    /// Back to the default action: the next SIGINT or SIGTERM ends the process. Idempotent,
+    /// and without effect once another watcher started.
     func stop() {
-        sources.forEach { $0.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        SignalSources.shared.unsubscribe(id: id)
+    }
+}
+
+/// The process's one dispatch source per signal, made on first use and never cancelled.
+///
+/// libdispatch on Linux installs its own handler for a signal the first time a source for
+/// it is made, and never again: a watcher that set `SIG_DFL` when it stopped and `SIG_IGN`
+/// when the next one started (`list` reads its pages, then waits for late images) left the
+/// signal ignored, and the second watch never saw Ctrl-C. So the dispositions are touched
+/// once, and "not watching" is kept here: a signal with no watcher gets its default action
+/// (the process ends by it), as it would without any of this.
+///
+/// `@unchecked Sendable`: the sources are made and the subscriber swapped under the lock.
+private final class SignalSources: @unchecked Sendable {
+    static let shared = SignalSources()
+    private static let numbers = [SIGINT, SIGTERM]
+
+    private struct State {
+        var sources: [any DispatchSourceSignal] = []
+        var subscriber: (id: UUID, events: AsyncStream<Int32>.Continuation)?
+    }
+
+    private let state = Mutex(State())
+
+    /// Sends the signals to `subscriber` instead of their default action.
+    func subscribe(_ subscriber: AsyncStream<Int32>.Continuation, id: UUID) {
+        state.withLock { state in
+            state.subscriber?.events.finish()
+            state.subscriber = (id, subscriber)
+            guard state.sources.isEmpty else { return }
+            for number in Self.numbers {
+                signal(number, SIG_IGN)  // until Dispatch installs its handler
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [weak self] in self?.deliver(number) }
+                source.resume()
+                state.sources.append(source)
+            }
+        }
+    }
+
+    /// Back to the default action for the next signal.
+    func unsubscribe(id: UUID) {
+        state.withLock { state in
+            guard state.subscriber?.id == id else { return }
+            state.subscriber?.events.finish()
+            state.subscriber = nil
+        }
+    }
+
+    private func deliver(_ number: Int32) {
+        if let subscriber = state.withLock({ $0.subscriber }) {
+            subscriber.events.yield(number)
+            return
+        }
+        // Nobody watches: end the process by the signal, as its default action would. This
+        // Dispatch thread blocks signals; unblock this one here and raise it here.
+        flushStandardOutput()
+        signal(number, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, number)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(number)
     }
 }
 
