@@ -8,8 +8,9 @@ struct ListCommandTests {
     func firstTwoPages() async throws {
         let sandbox = try Sandbox()
         try await withFixtureServer { server in
-            // When
-            let run = try await sandbox.run(["list", "--pages", "2"], against: server)
+            // When (with a long image wait: the default 2 s can run out on a machine busy with
+            // other tests, and the bound itself is ImageWaitTests' business)
+            let run = try await sandbox.run(["list", "--pages", "2", "--image-wait", "60"], against: server)
 
             // Then: posts 1–40 in order, each with an image line except the imageless ones
             #expect(run.succeeded, "\(run)")

@@ -11,8 +11,10 @@ struct List: AsyncParsableCommand {
             Cache/State/infinite-scroll-state.json: the top of the last page printed, so
             'postfeed mode paged' opens that page. Posts are numbered by their position in
             the backend's list, also with --unseen. Images of the printed posts are fetched
-            into the memory and disk caches. Ctrl-C (or SIGTERM) stops the loading: the
-            posts already loaded are printed and the place is saved after them.
+            into the memory and disk caches; a page waits for them at most --image-wait
+            seconds (default 2), and images still loading then finish before postfeed exits.
+            Ctrl-C (or SIGTERM) stops the loading: the posts already loaded are printed and
+            the place is saved after them.
 
             Examples:
               postfeed list                      the next page
@@ -45,6 +47,8 @@ struct List: AsyncParsableCommand {
     @Flag(name: .customLong("no-images"), help: "Do not fetch images.")
     var noImages = false
 
+    @OptionGroup var imageWait: ImageWaitOptions
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
@@ -70,6 +74,7 @@ struct List: AsyncParsableCommand {
             command.count = pages
             command.json = json
             command.noImages = noImages
+            command.imageWait = imageWait
             return try await command.run()
         }
         let ordering = sort
@@ -91,7 +96,10 @@ struct List: AsyncParsableCommand {
         // so a restart that fails before loading anything leaves the old place intact.
         let resumed = restart ? await client.restartInfinite() : try await client.resumeInfinite()
         resumed.notices.forEach { Terminal.note("postfeed: \($0)") }
-        let lines = ListLines(client: client, fetchImages: !noImages)
+        let loads = ImageLoads(client: client, wait: imageWait.duration)
+        // Images still loading finish after the text, unless the run ends otherwise.
+        defer { loads.cancel() }
+        let lines = ListLines(client: client, loads: loads, fetchImages: !noImages)
         // Text: each page is printed as soon as it is loaded (with its images), and the
         // library saves the place after it. JSON is one document, printed at the end, and
         // the place saved after it. SIGINT/SIGTERM cancel the reading (see `Interruption`).
@@ -132,35 +140,42 @@ struct List: AsyncParsableCommand {
                     + "the place is saved, and 'postfeed list' continues after post \(end)")
             throw ExitCode(Interruption.exitStatus(for: interruption))
         }
-        if let failureToReport { throw failureToReport }
-        if json { return }
-        if !reading.hasMore {
-            print(end == reading.start ? "End of the feed: all \(end) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(end) posts) —")
-        } else {
-            print("— \(end)\(reading.totalCount.map { " of \($0)" } ?? "") posts loaded; 'postfeed list' continues —")
+        if let failureToReport {
+            try await finishImages(loads)
+            throw failureToReport
         }
+        if !json {
+            if !reading.hasMore {
+                print(end == reading.start ? "End of the feed: all \(end) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(end) posts) —")
+            } else {
+                print("— \(end)\(reading.totalCount.map { " of \($0)" } ?? "") posts loaded; 'postfeed list' continues —")
+            }
+        }
+        try await finishImages(loads)
     }
 }
 
 /// Makes and prints `list`'s lines: posts of the infinite feed with their images.
 private struct ListLines: Sendable {
     let client: FeedClient
+    let loads: ImageLoads
     let fetchImages: Bool
 
-    /// Lines for the posts at `range`, with their images unless `images` is `false` or the
-    /// task was cancelled (an interrupted run prints what it loaded, without waiting).
+    /// Lines for the posts at `range`, with the images that arrive within the image wait
+    /// unless `images` is `false` or the task was cancelled (an interrupted run prints what
+    /// it loaded, without waiting).
     func make(_ range: Range<Int>, images: Bool = true) async throws -> [PostLine] {
         let posts = try await client.infinite.posts(in: range)
-        var summaries = [PostImage?](repeating: nil, count: posts.count)
+        var summaries = [ImageSummary?](repeating: nil, count: posts.count)
         if fetchImages, images, !Task.isCancelled {
-            let fetched = await client.images(for: posts)
-            if !Task.isCancelled { summaries = fetched }
+            let fetched = await loads.images(for: posts)
+            if !Task.isCancelled { summaries = fetched.map(\.summary) }
         }
         // The backend's positions: posts hidden by --unseen keep their numbers.
         let positions = await client.infinite.listPositions(in: range)
         return zip(posts, summaries).enumerated().map { offset, pair in
             let position = positions.indices.contains(offset) ? positions[offset] : range.lowerBound + offset
-            return PostLine(position: PlaceConverter.saturatingAdd(position, 1), post: pair.0, image: pair.1.map(ImageSummary.init))
+            return PostLine(position: PlaceConverter.saturatingAdd(position, 1), post: pair.0, image: pair.1)
         }
     }
 

@@ -8,7 +8,9 @@ struct PageCommand: AsyncParsableCommand {
         abstract: "Print a page of the numbered mode (the current one when no number is given).",
         discussion: """
             The page shown is saved in Cache/State/pagination-state.json; without a number,
-            the saved page is shown again.
+            the saved page is shown again. A page waits for its images at most --image-wait
+            seconds (default 2); images still loading then finish before postfeed exits, so
+            the next run has them cached.
 
             Examples:
               postfeed page 3
@@ -44,6 +46,8 @@ struct PageCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-images"), help: "Do not fetch images.")
     var noImages = false
 
+    @OptionGroup var imageWait: ImageWaitOptions
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
@@ -60,14 +64,16 @@ struct PageCommand: AsyncParsableCommand {
             else if first { .first } else if next { .next } else if previous { .previous } else if last { .last } else { .saved }
         // --no-images fetches none, also not in the background.
         try await Session.run(backend, configure: { $0.paged.prefetchImages = !noImages }) { client in
+            // A page waits for its images at most --image-wait; later ones finish at the end.
+            let loads = ImageLoads(client: client, wait: imageWait.duration)
+            defer { loads.cancel() }
             var output: [ListOutput] = []
             try await client.readPages(navigation, count: count) { page in
                 page.notices.forEach { Terminal.note("postfeed: \($0)") }
-                let images = noImages ? Array(repeating: nil, count: page.posts.count) : await client.images(for: page.posts)
+                let images = noImages ? page.posts.map { _ in PageImage.none } : await loads.images(for: page.posts)
                 let lines = zip(page.posts, images).enumerated().map { offset, pair in
                     PostLine(
-                        position: PlaceConverter.saturatingAdd(page.firstPosition, offset), post: pair.0,
-                        image: pair.1.map(ImageSummary.init))
+                        position: PlaceConverter.saturatingAdd(page.firstPosition, offset), post: pair.0, image: pair.1.summary)
                 }
                 let result = ListOutput(
                     mode: "paged", page: page.page, totalPages: page.totalPages, posts: lines, totalCount: page.totalCount,
@@ -87,6 +93,7 @@ struct PageCommand: AsyncParsableCommand {
             if json {
                 if output.count == 1, let only = output.first { try JSONOutput.print(only) } else { try JSONOutput.print(output) }
             }
+            try await finishImages(loads)
         }
     }
 }

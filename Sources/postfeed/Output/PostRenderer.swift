@@ -11,6 +11,9 @@ struct ImageSummary: Encodable {
     var source: String?
     var stale: Bool?
     var error: String?
+    /// `true` when the image was still loading as the page was printed (`--image-wait`):
+    /// it finishes in the background and is cached for the next run.
+    var loading: Bool?
 
     init(url: URL, response: ImageResponse, path: URL?) {
         self.url = BackendDescription.removingUserInfo(url.absoluteString)
@@ -25,6 +28,11 @@ struct ImageSummary: Encodable {
     init(url: URL, error: String) {
         self.url = BackendDescription.removingUserInfo(url.absoluteString)
         self.error = error
+    }
+
+    init(loading url: URL) {
+        self.url = BackendDescription.removingUserInfo(url.absoluteString)
+        loading = true
     }
 }
 
@@ -87,6 +95,7 @@ enum PostRenderer {
 
     static func imageLine(_ image: ImageSummary) -> String {
         if let error = image.error { return "image unavailable: \(image.url.isEmpty ? "" : image.url + ": ")\(error)" }
+        if image.loading == true { return "image still loading; cached for the next run when it arrives" }
         var text = "image"
         if let width = image.width, let height = image.height, let format = image.format {
             text += " \(width)×\(height) \(format)"

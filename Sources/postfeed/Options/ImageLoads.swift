@@ -1,0 +1,196 @@
+import ArgumentParser
+import Foundation
+import PostFeed
+import PostFeedHTTP
+import Synchronization
+
+/// What a printed page shows for one post's image.
+enum PageImage: Sendable {
+    /// The post has no image (or images are off).
+    case none
+    /// The image, or why there is none, as ``FeedClient/image(for:priority:)`` gave it.
+    case arrived(PostImage)
+    /// Still loading when the page's text went out.
+    case loading(URL)
+
+    var summary: ImageSummary? {
+        switch self {
+        case .none: nil
+        case .arrived(let image): ImageSummary(image)
+        case .loading(let url): ImageSummary(loading: url)
+        }
+    }
+}
+
+/// The image fetches of one command's printed pages.
+///
+/// A page's text waits for its images at most `wait` (`--image-wait`): one image served at
+/// 1 KiB/s held `list` for 32 s. Those still loading then go on in the background, and
+/// ``finish()`` waits for them before the process exits, so the next run finds them in the
+/// cache. Ctrl-C or SIGTERM ends that wait at once.
+final class ImageLoads: Sendable {
+    let client: FeedClient
+    let wait: Duration
+    /// Fetches started and not finished, across pages.
+    private let inFlight = Countdown()
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    init(client: FeedClient, wait: Duration) {
+        self.client = client
+        self.wait = wait
+    }
+
+    /// The images of `posts`, in order: those that arrived within ``wait``, the others as
+    /// `.loading` (their fetches go on). Returns at once, with nothing fetched, when the task
+    /// is cancelled (an interrupted run prints what it loaded without waiting).
+    func images(for posts: [Post]) async -> [PageImage] {
+        guard !Task.isCancelled else { return posts.map { _ in .none } }
+        let slots = ImageSlots(count: posts.count)
+        for (index, post) in posts.enumerated() {
+            inFlight.add()
+            let task = Task { [client, inFlight] in
+                let image = await client.image(for: post)
+                slots.deliver(image.map(PageImage.arrived) ?? PageImage.none, at: index)
+                inFlight.done()
+            }
+            tasks.withLock { $0.append(task) }
+        }
+        await slots.arrivals.wait(until: .now + wait)
+        let arrived = slots.values
+        return posts.indices.map { index in
+            if let image = arrived[index] { return image }
+            return client.backend.imageURL(for: posts[index]).map(PageImage.loading) ?? .none
+        }
+    }
+
+    /// Waits for the images still loading, so they are cached for the next run, saying so on
+    /// stderr when that takes noticeably long. Bounded by what their requests may take
+    /// (every attempt's total timeout and the waits between them). Returns the signal
+    /// (SIGINT, SIGTERM) that cut the wait short: the fetches left are cancelled.
+    func finish() async -> Int32? {
+        guard inFlight.remaining > 0 else { return nil }
+        let limit = Self.longestFetch(client.configuration)
+        let (_, signal) = await Interruption.run { [inFlight] in
+            let notice = Task {
+                try await Task.sleep(for: Self.quietWait)
+                let count = inFlight.remaining
+                guard count > 0 else { return }
+                Terminal.note(
+                    "postfeed: finishing \(count) image\(count == 1 ? "" : "s") in the background for the next run "
+                        + "(Ctrl-C skips)")
+            }
+            await inFlight.wait(until: .now + limit)
+            notice.cancel()
+        }
+        cancel()
+        return signal
+    }
+
+    /// Stops every fetch still running (an interrupted or failed run).
+    func cancel() {
+        tasks.withLock { tasks in
+            tasks.forEach { $0.cancel() }
+            tasks.removeAll()
+        }
+    }
+
+    /// How long the background wait goes unmentioned.
+    static let quietWait: Duration = .milliseconds(500)
+
+    /// The longest one image request may take with its retries: each attempt's total
+    /// timeout plus the longest backoff between attempts. Clamped, never trapping.
+    static func longestFetch(_ configuration: FeedClient.Configuration) -> Duration {
+        let day = Duration.seconds(86_400)
+        let total = min(max(configuration.http.timeouts.total, .zero), day)
+        let backoff = min(max(configuration.http.retryPolicy.maximumDelay, .zero), day)
+        let attempts = min(max(configuration.http.retryPolicy.maximumAttempts, 1), 10)
+        return total * attempts + backoff * (attempts - 1) + .seconds(1)
+    }
+}
+
+/// Waits for the images still loading after the text is out (see ``ImageLoads/finish()``);
+/// a signal ends the wait, and the run, at once: the reader's place is already saved.
+func finishImages(_ loads: ImageLoads) async throws {
+    flushStandardOutput()
+    guard let signal = await loads.finish() else { return }
+    Terminal.note("postfeed: interrupted by \(Interruption.name(of: signal)); images still loading are fetched again next time")
+    throw ExitCode(Interruption.exitStatus(for: signal))
+}
+
+/// One page's image slots, filled as fetches finish.
+private final class ImageSlots: Sendable {
+    private let slots: Mutex<[PageImage?]>
+    let arrivals: Countdown
+
+    init(count: Int) {
+        slots = Mutex(Array(repeating: nil, count: count))
+        arrivals = Countdown(count)
+    }
+
+    func deliver(_ image: PageImage, at index: Int) {
+        slots.withLock { $0[index] = image }
+        arrivals.done()
+    }
+
+    var values: [PageImage?] { slots.withLock { $0 } }
+}
+
+/// Work in flight that callers can wait for: until none is left, a deadline passes, or the
+/// waiting task is cancelled, whichever comes first.
+final class Countdown: Sendable {
+    private struct State {
+        var remaining: Int
+        var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let state: Mutex<State>
+
+    init(_ count: Int = 0) {
+        state = Mutex(State(remaining: max(0, count)))
+    }
+
+    var remaining: Int { state.withLock { $0.remaining } }
+
+    func add() {
+        state.withLock { $0.remaining += 1 }
+    }
+
+    /// One piece of work finished; wakes the waiters when it was the last.
+    func done() {
+        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.remaining = max(0, state.remaining - 1)
+            guard state.remaining == 0 else { return [] }
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        woken.forEach { $0.resume() }
+    }
+
+    /// Returns when nothing is left, at `deadline`, or when the task is cancelled.
+    func wait(until deadline: ContinuousClock.Instant) async {
+        let id = UUID()
+        let timer = Task { [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            self?.release(id)
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // A cancel or timer that fired before this registration finds nothing to
+                // release; the checks under the lock see that it did.
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.remaining == 0 || Task.isCancelled || ContinuousClock.now >= deadline { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            release(id)
+        }
+        timer.cancel()
+    }
+
+    private func release(_ id: UUID) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+    }
+}
