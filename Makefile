@@ -2,7 +2,8 @@
 #   make run    build, then show posts from the built-in fixture backend
 #   make test   build and run every test suite
 # (`make test-ci`, what CI runs, adds 30 s of fuzzing per parser after the tests.)
-# Both install what the build needs (libcurl4-openssl-dev; nginx for the HTTP tests)
+# Both install what the build needs (libcurl4-openssl-dev, the image libraries; nginx and
+# tmux for the tests)
 # when it is missing, with sudo when not root.
 
 SWIFT ?= swift
@@ -26,6 +27,10 @@ test-deps: deps
 	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then \
 		echo "make: installing nginx-light (the HTTP tests start it on a loopback port)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; \
+	fi
+	@if ! command -v tmux >/dev/null 2>&1; then \
+		echo "make: installing tmux (the browse tests drive a real terminal in it)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux; \
 	fi
 
 build: deps

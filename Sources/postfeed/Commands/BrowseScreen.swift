@@ -288,10 +288,21 @@ struct BrowseScreen {
         overlay = .detail(PostRenderer.detail(post, image: image))
     }
 
+    /// The most pages one re-layout loads to fill the screen.
+    static let pagesToFillAScreen = 5
+
     private mutating func refreshVisible() async throws {
         switch mode {
         case .infinite:
-            visible = try await client.infinite.posts(in: top..<(top + visibleCount))
+            // A taller window (or a short first page) must not leave rows blank while the
+            // feed has more: load until the screen is full, a few pages at most.
+            let feed = client.infinite
+            let needed = PlaceConverter.saturatingAdd(top, visibleCount)
+            for _ in 0..<Self.pagesToFillAScreen {
+                guard await feed.count < needed, await feed.hasMore else { break }
+                guard try await feed.loadMore() > 0 else { break }
+            }
+            visible = try await feed.posts(in: top..<needed)
         case .paged:
             let posts = await client.paged.posts
             top = min(top, max(0, posts.count - 1))

@@ -1,0 +1,269 @@
+import Foundation
+import PostFeedServer
+import Testing
+
+/// `tmux` on the PATH: the terminal these tests drive (`make test-deps` installs it).
+private let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// Runs `body` with `strings` as a NULL-terminated C array (argv, envp).
+private func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+    var pointers = strings.map { strdup($0) }
+    defer { pointers.forEach { free($0) } }
+    pointers.append(nil)
+    return body(pointers)
+}
+
+/// A tmux server of its own (a private socket, no config file) with one pane running
+/// `/bin/sh` in a sandbox: a real terminal whose screen `capture-pane` reads back.
+final class TmuxPane {
+    private let socket = "postfeed-test-\(UUID().uuidString.prefix(8))"
+    let directory: URL
+
+    init(directory: URL, columns: Int, rows: Int) throws {
+        self.directory = directory
+        try tmux(["new-session", "-d", "-s", "t", "-x", "\(columns)", "-y", "\(rows)", "-c", directory.path, "/bin/sh"])
+        try tmux(["set-option", "-g", "status", "off"])
+        try tmux(["resize-window", "-t", "t", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        guard let tmuxPath else { throw EndToEndError("tmux is not installed (make test-deps installs it)") }
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "TMUX")
+        environment.removeValue(forKey: "POSTFEED_CACHE_DIR")
+        environment.removeValue(forKey: "NO_COLOR")
+        environment["HOME"] = directory.path
+        environment["XDG_CACHE_HOME"] = directory.appendingPathComponent(".xdg-cache").path
+        environment["PS1"] = "$ "
+        // Output to a file, not a pipe: the server that new-session starts keeps the
+        // client's descriptors, and a pipe would never reach its end. Spawned and reaped
+        // with posix_spawn and waitpid: Foundation's Process never saw the tmux client
+        // exit (it stayed a zombie and waitUntilExit hung).
+        let outputURL = directory.appendingPathComponent(".tmux-output-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let argv = [tmuxPath, "-L", socket, "-f", "/dev/null"] + arguments
+        let envp = environment.map { "\($0.key)=\($0.value)" }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The calling thread blocks most signals (the test runner's threads do), and a
+        // spawned process inherits that mask: a tmux server with SIGCHLD and SIGTERM blocked
+        // never ends. Start it with no signal blocked and every signal at its default.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let spawned = withCStrings(argv) { cArgv in
+            withCStrings(envp) { cEnvp in posix_spawn(&pid, tmuxPath, &actions, &attributes, cArgv, cEnvp) }
+        }
+        guard spawned == 0 else { throw EndToEndError("cannot start tmux: error \(spawned)") }
+        var status: Int32 = 0
+        var waited: pid_t
+        repeat { waited = waitpid(pid, &status, 0) } while waited == -1 && errno == EINTR
+        let data = (try? Data(contentsOf: outputURL)) ?? Data()
+        // Another reaper may have taken the status (ECHILD): judge by the output then.
+        let exitStatus = waited == pid ? (status >> 8) & 0xff : 0
+        guard exitStatus == 0 else {
+            throw EndToEndError("tmux \(arguments.joined(separator: " ")) failed with status \(exitStatus)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Types `text` literally, then Enter when asked.
+    func type(_ text: String, enter: Bool = false) throws {
+        try tmux(["send-keys", "-t", "t", "-l", text])
+        if enter { try tmux(["send-keys", "-t", "t", "Enter"]) }
+    }
+
+    /// Sends a key by tmux's name for it (`C-c`, `Escape`).
+    func press(_ key: String) throws { try tmux(["send-keys", "-t", "t", key]) }
+
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", "t", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// The screen's lines as shown (all rows, trailing blanks kept as empty lines);
+    /// with `escapes`, the attributes as escape sequences too.
+    func screen(escapes: Bool = false) throws -> [String] {
+        let text = try tmux(["capture-pane", "-p", "-t", "t"] + (escapes ? ["-e"] : []))
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// Waits until the screen satisfies `predicate`; the last screen either way.
+    @discardableResult
+    func waitForScreen(timeout: Duration = .seconds(20), _ predicate: ([String]) -> Bool) async throws -> (ok: Bool, screen: [String]) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var last: [String] = []
+        while clock.now < deadline {
+            last = try screen()
+            if predicate(last) { return (true, last) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return (false, last)
+    }
+
+    /// Waits until `name` exists in the pane's directory and returns its contents.
+    func waitForFile(_ name: String, timeout: Duration = .seconds(20)) async throws -> String? {
+        let url = directory.appendingPathComponent(name)
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if let text = try? String(contentsOf: url, encoding: .utf8), text.hasSuffix("\n") { return text }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+}
+
+@Suite("postfeed browse in a real terminal (tmux)", .serialized, .enabled(if: tmuxPath != nil, "needs tmux"))
+struct BrowseTerminalTests {
+    enum WayOut: String, CaseIterable, CustomTestStringConvertible {
+        case q, controlC, sigterm, sighup, error
+        var testDescription: String { rawValue }
+    }
+
+    private static func isHeader(_ line: String?) -> Bool { line?.hasPrefix("PostFeed · ") == true }
+
+    /// Starts `browse` in the pane after recording `stty -g`; the shell records it again
+    /// when browse has exited. The browse process writes its pid to `browse.pid`.
+    private func startBrowse(in pane: TmuxPane, sandbox: Sandbox, server: RunningFixtureServer) throws {
+        let binary = try PostfeedProcess.executable().path
+        try pane.type("stty -g > stty-before; echo EARLIER-OUTPUT", enter: true)
+        try pane.type(
+            "sh -c 'echo $$ > browse.pid; exec \(binary) browse --base-url \(server.baseURL.absoluteString) --cache-dir \(sandbox.cacheRoot.path)'"
+                + "; echo \"exit $?\" > browse.status; stty -g > stty-after",
+            enter: true)
+    }
+
+    @Test("the alternate screen is left and the terminal restored exactly on every way out", arguments: WayOut.allCases)
+    func restoresTerminal(wayOut: WayOut) async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given: browse on its first frame, on the alternate screen
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+            try startBrowse(in: pane, sandbox: sandbox, server: server)
+            let shown = try await pane.waitForScreen { Self.isHeader($0.first) }
+            #expect(shown.ok, "\(shown.screen.joined(separator: "\n"))")
+            #expect(!shown.screen.contains { $0.contains("EARLIER-OUTPUT") }, "the alternate screen hides the shell")
+            let pidText = try await pane.waitForFile("browse.pid")
+            let pid = try #require(pidText.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+
+            // When
+            switch wayOut {
+            case .q: try pane.type("q")
+            case .controlC: try pane.press("C-c")
+            case .sigterm: kill(pid, SIGTERM)
+            case .sighup: kill(pid, SIGHUP)
+            case .error:
+                // the place cannot be saved: the state folder is now a file
+                let state = sandbox.cacheRoot.appendingPathComponent("State")
+                try? FileManager.default.removeItem(at: state)
+                FileManager.default.createFile(atPath: state.path, contents: Data("in the way".utf8))
+                try pane.type("q")
+            }
+
+            // Then: the shell ran on, with the same termios as before
+            let after = try await pane.waitForFile("stty-after")
+            let before = try String(contentsOf: sandbox.directory.appendingPathComponent("stty-before"), encoding: .utf8)
+            #expect(after == before, "stty -g before \(before), after \(after ?? "never")")
+            let status = try await pane.waitForFile("browse.status")
+            #expect(status == (wayOut == .error ? "exit 1\n" : "exit 0\n"), "\(status ?? "no status")")
+
+            // Then: the main screen is back, with the shell's earlier output and no frame
+            let screen = try await pane.waitForScreen { $0.contains { $0.contains("EARLIER-OUTPUT") } }
+            #expect(screen.ok, "\(screen.screen.joined(separator: "\n"))")
+            #expect(!screen.screen.contains { Self.isHeader($0) }, "\(screen.screen.joined(separator: "\n"))")
+            if wayOut != .error {
+                #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 0)
+            }
+        }
+    }
+
+    @Test("resizing re-lays out at once: header first, status line last, rows filled, rules as wide as the window")
+    func resize() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+            try startBrowse(in: pane, sandbox: sandbox, server: server)
+            let first = try await pane.waitForScreen { Self.isHeader($0.first) }
+            #expect(first.ok, "\(first.screen.joined(separator: "\n"))")
+
+            // When: shrunk to 80×24
+            try pane.resize(columns: 80, rows: 24)
+
+            // Then
+            let small = try await pane.waitForScreen { $0.count == 24 && $0[1] == String(repeating: "─", count: 80) }
+            #expect(small.ok, "\(small.screen.joined(separator: "\n"))")
+            #expect(Self.isHeader(small.screen.first), "\(small.screen.joined(separator: "\n"))")
+            #expect(small.screen[22].hasPrefix("j/k scroll"), "\(small.screen.joined(separator: "\n"))")
+
+            // When: grown to 200×50
+            try pane.resize(columns: 200, rows: 50)
+
+            // Then: no block of blank rows where posts could be
+            let large = try await pane.waitForScreen { $0.count == 50 && $0[1] == String(repeating: "─", count: 200) }
+            #expect(large.ok, "\(large.screen.joined(separator: "\n"))")
+            #expect(Self.isHeader(large.screen.first), "\(large.screen.joined(separator: "\n"))")
+            let body = large.screen[2..<47]
+            #expect(body.filter { $0.trimmingCharacters(in: .whitespaces).isEmpty }.count <= 1, "\(large.screen.joined(separator: "\n"))")
+            #expect(large.screen.first?.contains("posts 1–22") == true, "\(large.screen.joined(separator: "\n"))")
+            try pane.type("q")
+            _ = try await pane.waitForFile("stty-after")
+        }
+    }
+
+    @Test("the current post in reverse video; ? shows every key; / searches and n steps")
+    func highlightHelpAndSearch() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+            try startBrowse(in: pane, sandbox: sandbox, server: server)
+            #expect(try await pane.waitForScreen { Self.isHeader($0.first) }.ok)
+
+            // Then: the top post is in reverse video, the next one is not
+            let styled = try pane.screen(escapes: true)
+            #expect(styled[2].contains("\u{1B}[7m"), "\(styled[2])")
+            #expect(!styled[4].contains("\u{1B}[7m"), "\(styled[4])")
+
+            // When: ?, then any key
+            try pane.type("?")
+            let help = try await pane.waitForScreen { $0.first == "PostFeed · keys" }
+            #expect(help.ok, "\(help.screen.joined(separator: "\n"))")
+            for key in ["j / ↓", "space / b", "n / p", "g ", "/ ", "n / N", "m ", "o / ⏎", "r ", "? ", "q "] {
+                #expect(help.screen.contains { $0.hasPrefix("  " + key) }, "help lists \(key)")
+            }
+            try pane.type("x")
+            #expect(try await pane.waitForScreen { Self.isHeader($0.first) }.ok)
+
+            // When: a search, then n
+            try pane.type("/sourdough", enter: true)
+            let found = try await pane.waitForScreen { $0.last?.hasPrefix("match 1 of ") == true }
+            #expect(found.ok, "\(found.screen.joined(separator: "\n"))")
+            try pane.type("n")
+            let next = try await pane.waitForScreen { $0.last?.hasPrefix("match 2 of ") == true }
+            #expect(next.ok, "\(next.screen.joined(separator: "\n"))")
+            #expect(next.screen[2].localizedCaseInsensitiveContains("sourdough") || next.screen[3].localizedCaseInsensitiveContains("sourdough"))
+            try pane.type("q")
+            _ = try await pane.waitForFile("stty-after")
+        }
+    }
+}
