@@ -205,7 +205,7 @@ public actor ImagePipeline {
             remember(key: key, data: entry.data, info: info, expiresAt: expiresAt)
             return ImageResponse(
                 url: url, cacheKey: key, data: entry.data, info: info, source: revalidated ? .revalidated : .disk,
-                isStale: stale != nil)
+                isStale: stale != nil, staleReason: stale)
         case .fetched(let fetched):
             guard let info = fetched.accepted?.value as? ImageInfo else {
                 let type = fetched.headers["Content-Type"] ?? "no Content-Type"
@@ -231,7 +231,7 @@ public actor ImagePipeline {
         case .cancelled(let underlying):
             ImagePipelineError(.cancelled, url: url, message: "cancelled", underlying: underlying)
         case .network(let error):
-            ImagePipelineError(.network, url: url, message: error.description, underlying: error)
+            ImagePipelineError(.network, url: url, message: error.reason, underlying: error)
         case .unaskedNotModified:
             ImagePipelineError(
                 .httpStatus, url: url, message: "HTTP 304 Not Modified to a request without validators",

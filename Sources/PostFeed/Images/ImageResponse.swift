@@ -24,8 +24,13 @@ public struct ImageResponse: Sendable {
     public var info: ImageInfo
     /// Which layer answered: memory, disk, disk after a `304`, or the network.
     public var source: Source
-    /// Served from the disk cache past its expiry because the network failed.
+    /// Served out of date: from the disk cache past its expiry because the network or the
+    /// server failed, or offline (see ``staleReason``).
     public var isStale: Bool
+    /// Why the image is out of date, in the words pages use: `offline`, `the network failed
+    /// (timed out)`, `the server failed (HTTP 503)`; `nil` when fresh or not known (an
+    /// expired copy from the memory layer).
+    public var staleReason: String? = nil
 }
 
 /// What the memory layer holds for one image.

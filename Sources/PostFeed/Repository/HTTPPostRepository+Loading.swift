@@ -95,15 +95,17 @@ extension HTTPPostRepository {
         }
         return RepositoryError(
             .httpStatus, url: url, page: page,
-            message: "\(subject) of \(url.absoluteString) failed with HTTP \(response.status)\(server)\(Self.hint(for: response.status))",
+            message: "\(subject) of \(url.absoluteString) failed with HTTP \(response.status)\(server)"
+                + Self.hint(for: response.status, retryAfter: response.headers["Retry-After"]),
             underlying: underlying)
     }
 
-    static func hint(for status: Int) -> String {
+    static func hint(for status: Int, retryAfter: String? = nil) -> String {
         switch status {
         case 400: "; check the page size and the backend description"
         case 401, 403: "; the backend wants credentials PostFeed does not send"
-        case 429, 500...599: "; try again later"
+        case 429: "; the server is rate-limiting\(retryAfter.map { " (Retry-After \($0.prefix(40)))" } ?? ""); try again later"
+        case 500...599: "; try again later"
         default: ""
         }
     }

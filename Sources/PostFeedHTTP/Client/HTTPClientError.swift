@@ -124,40 +124,49 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         URLUserInfo.removed(from: unredactedDescription)
     }
 
+    /// ``description`` without the URL in front: what failed and what to do, for a caller
+    /// that names the URL itself (`image <url>: <reason>`).
+    public var reason: String {
+        URLUserInfo.removed(from: unredactedReason)
+    }
+
     private var unredactedDescription: String {
-        let target = url?.absoluteString ?? "request"
+        "\(url?.absoluteString ?? "request"): \(unredactedReason)"
+    }
+
+    private var unredactedReason: String {
         let curl = curlMessage.map { " (curl: \($0))" } ?? ""
         switch code.base {
         case .timedOut:
             let which = timeout.map { "\($0.rawValue) timeout" } ?? "timeout"
-            return "\(target): \(which) reached\(detail.map { " (\($0))" } ?? "")\(curl); check the server or raise the timeout"
+            return "\(which) reached\(detail.map { " (\($0))" } ?? "")\(curl); check the server or raise the timeout"
         case .cannotConnect:
-            return "\(target): cannot connect\(curl); is the server running and the address right?"
+            return "cannot connect\(curl); is the server running and the address right?"
         case .connectionLost:
-            return "\(target): connection lost before a complete response\(curl); try again"
+            return "connection lost before a complete response\(curl); try again"
         case .truncatedBody:
-            return "\(target): the connection closed before the body was complete\(curl); try again"
+            return "the connection closed before the body was complete\(curl); try again"
         case .tooManyRedirects:
-            return "\(target): too many redirects\(detail.map { " (\($0))" } ?? "")\(curl)"
+            return "too many redirects\(detail.map { " (\($0))" } ?? "")\(curl); check the URL: the server redirects in a loop"
         case .unsupportedScheme:
-            return "\(target): only http and https are allowed\(detail.map { " (\($0))" } ?? "")\(curl)"
+            return "only http and https are allowed\(detail.map { " (\($0))" } ?? "")\(curl); check the URL and where the server redirects it"
         case .invalidURL:
-            return "\(target): invalid URL\(detail.map { " (\($0))" } ?? "")"
+            return "invalid URL\(detail.map { " (\($0))" } ?? "")"
         case .bodyTooLarge:
-            return "\(target): body larger than the limit\(detail.map { " of \($0)" } ?? ""); raise the limit if this is expected"
+            return "body larger than the limit\(detail.map { " of \($0)" } ?? ""); raise the limit if this is expected"
         case .httpStatus:
             let code = status.map(String.init) ?? "?"
-            return "\(target): HTTP \(code)\(detail.map { ": \($0)" } ?? "")"
+            return "HTTP \(code)\(detail.map { ": \($0)" } ?? "")"
         case .cancelled:
-            return "\(target): cancelled"
+            return "cancelled"
         case .tls:
-            return "\(target): TLS failure\(curl); check the certificate and the host name"
+            return "TLS failure\(curl); check the certificate and the host name"
         case .fileSystem:
-            return "\(target): cannot write the download\(detail.map { ": \($0)" } ?? ""); check the folder's permissions and free space"
+            return "cannot write the download\(detail.map { ": \($0)" } ?? ""); check the folder's permissions and free space"
         case .shutdown:
-            return "\(target): the HTTP client was shut down"
+            return "the HTTP client was shut down"
         case .curl:
-            return "\(target): transfer failed\(curl)"
+            return "transfer failed\(curl)"
         }
     }
 }

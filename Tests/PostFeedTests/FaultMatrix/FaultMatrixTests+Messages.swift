@@ -3,9 +3,8 @@ import PostFeed
 import PostFeedServer
 import Testing
 
-/// The fault matrix, wording: what the rows' messages still get wrong. Each test asserts
-/// the right wording and stays disabled, naming the defect, until the library is fixed
-/// (README, "Fault matrix", defects).
+/// The fault matrix, wording: every failure says what to do, and names the URL once. These
+/// three held the defects the matrix found, disabled, until the library was fixed.
 extension FaultMatrixTests {
     /// Whether `text` says what to do: a clause after the facts telling the reader to check,
     /// retry or raise something.
@@ -14,10 +13,7 @@ extension FaultMatrixTests {
     }
 
     @Test(
-        "pages and images: a redirect chain or a redirect to file:/ftp: says what to do (check the URL or the server's redirects)",
-        .disabled(
-            "defect: HTTPClientError's tooManyRedirects and unsupportedScheme messages end without advice: 'too many redirects (limit 5) (curl: …)', 'only http and https are allowed (refused file:///etc/passwd) (curl: …)'"
-        ))
+        "pages and images: a redirect chain or a redirect to file:/ftp: says what to do (check the URL or the server's redirects)")
     func redirectMessagesSayWhatToDo() async throws {
         for path in ["/test/redirect/50", Self.redirectPath(to: "file:///etc/passwd")] {
             try await FaultMatrix.withClient(configure: FaultMatrix.postsPath(path)) { client, _ in
@@ -30,8 +26,7 @@ extension FaultMatrixTests {
     }
 
     @Test(
-        "pages: a body that is not JSON says what to do (check the base URL and the posts path)",
-        .disabled("defect: PageDecoder's message stops at the fact: 'page 1 of <url>: the body is not JSON'"))
+        "pages: a body that is not JSON says what to do (check the base URL and the posts path)")
     func notJSONMessageSaysWhatToDo() async throws {
         try await FaultMatrix.withClient(configure: FaultMatrix.postsPath("/test/redirect/0")) { client, _ in
             let text = try #require(await FaultMatrix.firstPageError(client)).description
@@ -40,10 +35,7 @@ extension FaultMatrixTests {
     }
 
     @Test(
-        "images: a failed transfer names the image URL once",
-        .disabled(
-            "defect: ImagePipeline puts HTTPClientError.description, which starts with the URL, after 'image <url>: ': 'image http://…/test/reset: http://…/test/reset: connection lost …'"
-        ))
+        "images: a failed transfer names the image URL once")
     func imageMessagesNameTheURLOnce() async throws {
         try await FaultMatrix.withClient { client, server in
             for path in ["/test/reset", "/test/truncate?length=4000&sent=1000", "/test/redirect/50"] {

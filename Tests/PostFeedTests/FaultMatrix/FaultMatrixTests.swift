@@ -185,6 +185,7 @@ struct FaultMatrixTests {
             let image = try await FaultMatrix.image(client, "/images/img-001.jpg")
             #expect(image.error == nil, "\(String(describing: image.error))")
             #expect(image.response?.isStale == true)
+            #expect(image.response?.staleReason?.hasPrefix("the network failed") == true, "\(String(describing: image.response?.staleReason))")
             #expect(image.response?.info.format == .jpeg)
             #expect(server.requestCount(path: "/images/img-001.jpg") >= 1, "the expired copy was revalidated")
         }
@@ -254,6 +255,7 @@ struct FaultMatrixTests {
             let image = try await FaultMatrix.image(client, "/images/img-001.jpg")
             #expect(image.error == nil, "\(String(describing: image.error))")
             #expect(image.response?.isStale == true)
+            #expect(image.response?.staleReason?.hasPrefix("the server failed (HTTP 5") == true, "\(String(describing: image.response?.staleReason))")
             #expect(server.requestCount(path: "/images/img-001.jpg") == 1)
         }
     }
@@ -296,7 +298,8 @@ struct FaultMatrixTests {
         }) { client, server in
             let (error, elapsed) = await FaultMatrix.timed { await FaultMatrix.firstPageError(client) }
             await FaultMatrix.expectPageFailure(
-                error, code: .httpStatus, client: client, server: server, path: path, says: ["HTTP 429", "try again later"])
+                error, code: .httpStatus, client: client, server: server, path: path,
+                says: ["HTTP 429", "rate-limiting (Retry-After 3600)", "try again later"])
             #expect(server.requestCount(path: "/test/status/429") == 1)
             #expect(elapsed < .seconds(5), "\(elapsed)")
         }

@@ -110,9 +110,9 @@ struct PageDecoderTests {
         (#"[{"id":1,"title":"a","createdAt":"yesterday"}]"#, #"post #1 in page 1 of http://h/p: field "createdAt" is "yesterday", expected an ISO-8601 date"#),
         (#"[{"id":1,"title":"a","popularity":{"likes":1}}]"#, #"post #1 in page 1 of http://h/p: field "popularity" is an object, expected a number"#),
         (#"[{"id":1,"title":"a"}, 7]"#, #"post #2 in page 1 of http://h/p: expected an object, got a number"#),
-        (#"{"posts":[]}"#, #"page 1 of http://h/p: the body is an object, expected an array of posts"#),
-        ("<html>", #"page 1 of http://h/p: the body is not JSON"#),
-        ("", #"page 1 of http://h/p: the body is empty, expected JSON"#),
+        (#"{"posts":[]}"#, #"page 1 of http://h/p: the body is an object, expected an array of posts; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
+        ("<html>", #"page 1 of http://h/p: the body is not JSON; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
+        ("", #"page 1 of http://h/p: the body is empty, expected JSON; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
     ])
     func mistyped(body: String, message: String) throws {
         let error = #expect(throws: RepositoryError.self) {
@@ -128,7 +128,7 @@ struct PageDecoderTests {
         let missing = #expect(throws: RepositoryError.self) {
             try decoder("dummyjson").decode(body: Data(#"{"total":3}"#.utf8), headers: [:], url: url, key: .offset(20))
         }
-        #expect(missing?.message == #"page 3 (offset 20) of http://h/posts?limit=10&skip=20: field "posts" missing"#)
+        #expect(missing?.message == #"page 3 (offset 20) of http://h/posts?limit=10&skip=20: field "posts" missing; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#)
         let mistyped = #expect(throws: RepositoryError.self) {
             try decoder("dummyjson").decode(body: Data(#"{"posts":{}}"#.utf8), headers: [:], url: url, key: .offset(20))
         }

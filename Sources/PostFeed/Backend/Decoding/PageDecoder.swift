@@ -35,7 +35,10 @@ struct PageDecoder: Sendable {
         let number = start.map { PlaceConverter.page(forIndex: $0, pageSize: pageSize) }
         let location = "\(key.phrase(number: number)) of \(url.absoluteString)"
         func failure(_ message: String) -> RepositoryError {
-            RepositoryError(.decoding, url: url, page: key, message: "\(location): \(message)")
+            RepositoryError(
+                .decoding, url: url, page: key,
+                message: "\(location): \(message); check that the base URL and the backend describe this API "
+                    + "(--base-url, --api or --backend)")
         }
 
         let json: JSONValue
