@@ -94,6 +94,10 @@ struct PageCommand: AsyncParsableCommand {
                 if output.count == 1, let only = output.first { try JSONOutput.print(only) } else { try JSONOutput.print(output) }
             }
             try await finishImages(loads)
+            // The next page and its images were prefetched while this one was read: let
+            // them land, so `page --next` makes no request. Ctrl-C skips the wait.
+            let (_, signal) = await Interruption.run { await client.finishPrefetching() }
+            if let signal { throw ExitCode(Interruption.exitStatus(for: signal)) }
         }
     }
 }
