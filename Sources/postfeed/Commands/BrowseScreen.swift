@@ -178,12 +178,18 @@ struct BrowseScreen {
             }
         case .escape:
             overlay = nil
-        case .character(let c) where c == "\u{7F}" || c == "\u{08}":
-            overlay = .goTo(typed: String(typed.dropLast()))
-        case .character(let c):
-            overlay = .goTo(typed: typed + String(c))
         default:
-            break
+            if let edited = Self.edit(typed, with: key) { overlay = .goTo(typed: edited) }
+        }
+    }
+
+    /// A prompt's text after `key`: Backspace erases the last character, a character is
+    /// added; `nil` for any other key.
+    private static func edit(_ typed: String, with key: RawTerminal.Key) -> String? {
+        switch key {
+        case .character(let c) where c == "\u{7F}" || c == "\u{08}": String(typed.dropLast())
+        case .character(let c): typed + String(c)
+        default: nil
         }
     }
 
@@ -202,12 +208,8 @@ struct BrowseScreen {
             }
         case .escape:
             overlay = nil
-        case .character(let c) where c == "\u{7F}" || c == "\u{08}":
-            overlay = .search(typed: String(typed.dropLast()))
-        case .character(let c):
-            overlay = .search(typed: typed + String(c))
         default:
-            break
+            if let edited = Self.edit(typed, with: key) { overlay = .search(typed: edited) }
         }
     }
 
