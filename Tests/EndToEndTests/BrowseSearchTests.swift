@@ -85,4 +85,22 @@ struct BrowseSearchTests {
             #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 0)
         }
     }
+
+    @Test("g 200 in infinite mode loads until post 200 and shows it on top; past the end it says where the feed ends")
+    func goToLoadsUntilThePost() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // When: g 200, then g 9999
+            let run = try await sandbox.run(["browse"], against: server, standardInput: Data("g200\ng9999\nq".utf8))
+
+            // Then: a frame with post 200 on top (not a one-post screen after one more page)
+            #expect(run.succeeded, "\(run)")
+            let headers = frameHeaders(run)
+            #expect(headers.contains { $0.hasPrefix("PostFeed · infinite · posts 200–204") }, "\(headers)")
+            #expect(run.outputLines.contains { $0.hasPrefix("loading up to post #200") }, "\(run)")
+            // Past the end: the last screen and where the feed ends
+            #expect(run.outputLines.contains { $0.contains("the feed ends at post #247; there is no post #9999") }, "\(run)")
+            #expect(headers.last?.hasPrefix("PostFeed · infinite · posts 243–247") == true, "\(headers)")
+        }
+    }
 }

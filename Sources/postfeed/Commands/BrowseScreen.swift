@@ -261,7 +261,22 @@ struct BrowseScreen {
             top = 0
         case .infinite:
             guard number >= 1 else { status = "posts are numbered from 1"; return }
-            try await move(by: number - 1 - top)
+            // Load until post N is there, or the feed ends: one page at a time, with the
+            // count on the status line.
+            let feed = client.infinite
+            while await feed.count < number, await feed.hasMore, !Task.isCancelled {
+                status = "loading up to post #\(number): \(await feed.count) posts loaded…"
+                await render()
+                guard try await feed.loadMore() > 0 else { break }
+            }
+            let count = await feed.count
+            guard count >= number else {
+                top = max(0, count - visibleCount)
+                status = count == 0 ? "the feed is empty" : "the feed ends at post #\(count); there is no post #\(number)"
+                return
+            }
+            status = ""
+            top = number - 1
         }
     }
 
