@@ -141,6 +141,18 @@ struct BrowseTerminalTests {
 
     private static func isHeader(_ line: String?) -> Bool { line?.hasPrefix("PostFeed · ") == true }
 
+    /// The keys the help overlay must list, each at the start of its line.
+    private static let helpKeys = ["j / ↓", "space / b", "n / p", "g ", "/ ", "n / N", "m ", "o / ⏎", "r ", "? ", "q "]
+
+    /// Whether the help overlay is drawn whole: its title on top, a line for each of ``helpKeys``. (A static
+    /// function: capturing a local array in the predicate crashed the compiler's
+    /// SendNonSendable pass, Swift 6.3.1.)
+    private static func listsEveryKey(_ lines: [String]) -> Bool {
+        guard lines.first == "PostFeed · keys" else { return false }
+        for key in helpKeys where !lines.contains(where: { $0.hasPrefix("  " + key) }) { return false }
+        return true
+    }
+
     /// Starts `browse` in the pane after recording `stty -g`; the shell records it again
     /// when browse has exited. The browse process writes its pid to `browse.pid`.
     private func startBrowse(in pane: TmuxPane, sandbox: Sandbox, server: RunningFixtureServer) throws {
@@ -246,11 +258,10 @@ struct BrowseTerminalTests {
 
             // When: ?, then any key
             try pane.type("?")
-            let help = try await pane.waitForScreen { $0.first == "PostFeed · keys" }
+            // Every key's line, not a capture taken while the overlay was being drawn.
+            let help = try await pane.waitForScreen { Self.listsEveryKey($0) }
             #expect(help.ok, "\(help.screen.joined(separator: "\n"))")
-            for key in ["j / ↓", "space / b", "n / p", "g ", "/ ", "n / N", "m ", "o / ⏎", "r ", "? ", "q "] {
-                #expect(help.screen.contains { $0.hasPrefix("  " + key) }, "help lists \(key)")
-            }
+            #expect(help.screen.first == "PostFeed · keys", "\(help.screen.joined(separator: "\n"))")
             try pane.type("x")
             #expect(try await pane.waitForScreen { Self.isHeader($0.first) }.ok)
 
