@@ -64,4 +64,12 @@ import Testing
         #expect(HTTPFreshness(headers: ["Cache-Control": "max-age=10, max-age=99999"], now: now).expiresAt
             == now.addingTimeInterval(10))
     }
+
+    @Test func anUnreadableMaxAgeIsStaleNotAHeuristicDay() {
+        let lastModified = "Sun, 06 Nov 1994 08:49:37 GMT"
+        for value in ["max-age=1.5", "max-age=abc", "max-age"] {
+            let freshness = HTTPFreshness(headers: ["Cache-Control": value, "Last-Modified": lastModified], now: now)
+            #expect(freshness.expiresAt == now, "\(value)")
+        }
+    }
 }

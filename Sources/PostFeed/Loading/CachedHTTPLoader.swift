@@ -146,7 +146,8 @@ final class CachedHTTPLoader: Sendable {
         } else if policy == .cacheOnly {
             throw .notCached
         }
-        let result = await joinFlight(flightKey) { [self] in
+        // A reload never joins a conditional flight (it would get a 304 or a stale copy).
+        let result = await joinFlight(policy == .reload ? flightKey + "\nreload" : flightKey) { [self] in
             await fetch(request, policy: policy, entry: entry, in: cache, flightKey: flightKey, validate: validate)
         }
         return try result.get()
@@ -204,10 +205,13 @@ final class CachedHTTPLoader: Sendable {
                     continuation.resume(returning: .failure(.cancelled(nil)))
                     return
                 }
-                let start: Task<Void, Never>? = state.withLock { state in
+                let joined: Bool = state.withLock { state in
+                    // Checked again under the lock `leave` takes: a cancellation landing
+                    // between the check above and here must not leave a waiter behind.
+                    if Task.isCancelled { return false }
                     if state.flights[flightKey] != nil {
                         state.flights[flightKey]?.waiters[waiter] = continuation
-                        return nil
+                        return true
                     }
                     let id = ids.add(1, ordering: .relaxed).newValue
                     state.flights[flightKey] = Flight(id: id, waiters: [waiter: continuation])
@@ -217,9 +221,9 @@ final class CachedHTTPLoader: Sendable {
                     }
                     state.flights[flightKey]?.task = task
                     state.running[id] = task
-                    return task
+                    return true
                 }
-                _ = start
+                if !joined { continuation.resume(returning: .failure(.cancelled(nil))) }
             }
         } onCancel: {
             leave(flightKey, waiter: waiter)

@@ -48,11 +48,16 @@ public struct HTTPFreshness: Sendable, Hashable {
         let serverNow = headers["Date"].flatMap(HTTPDate.parse)
         if directives["no-cache"] != nil {
             expiresAt = now
-        } else if let maxAge = directives["max-age"].flatMap({ $0 }).flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+        } else if let directive = directives["max-age"] {
             // The response's age at arrival counts against its lifetime. Both clamped at
-            // zero first (a negative Age is invalid), so the difference cannot overflow.
-            let age = headers["Age"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-            expiresAt = now.addingTimeInterval(TimeInterval(max(0, max(0, maxAge) - max(0, age))))
+            // zero first (a negative Age is invalid), so the difference cannot overflow. An
+            // unreadable max-age (`1.5`, `abc`, none) is stale (RFC 9111 §4.2.1).
+            if let maxAge = directive.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+                let age = headers["Age"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+                expiresAt = now.addingTimeInterval(TimeInterval(max(0, max(0, maxAge) - max(0, age))))
+            } else {
+                expiresAt = now
+            }
         } else if let expires = headers["Expires"] {
             if let date = HTTPDate.parse(expires) {
                 expiresAt = now.addingTimeInterval(max(0, date.timeIntervalSince(serverNow ?? now)))

@@ -152,4 +152,28 @@ struct CachedHTTPPathTests {
             }
         }
     }
+
+    @Test("a reload never joins a conditional load of the same page: it gets a fresh 200, not a 304")
+    func reloadDoesNotJoinAConditionalFlight() async throws {
+        let slow = FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(300)), pageMaxAge: 0)
+        try await RunningFixtureServer.withRunning(slow) { server in
+            try await withTestClient { client in
+                try await withTemporaryPageCache { folder in
+                    let cache = try DiskCache(directory: folder)
+                    let backend = try BackendDescription.preset("postfeed", baseURL: server.baseURL)
+                    _ = try await HTTPPostRepository(backend: backend, pageSize: 10, loader: client, pageCache: cache)
+                        .page(.number(1), cachePolicy: .useCache, priority: .high)
+                    // A new run: the entry is expired, so useCache revalidates while reload asks anew.
+                    let repository = try HTTPPostRepository(backend: backend, pageSize: 10, loader: client, pageCache: cache)
+                    async let conditional = repository.page(.number(1), cachePolicy: .useCache, priority: .high)
+                    try await Task.sleep(for: .milliseconds(50))
+                    let reloaded = try await repository.page(.number(1), cachePolicy: .reload, priority: .high)
+                    let revalidated = try await conditional
+                    #expect(!reloaded.isFromCache, "the reload was answered by the conditional request's 304")
+                    #expect(revalidated.isFromCache)
+                    #expect(server.requestCount(path: "/api/posts") == 3)
+                }
+            }
+        }
+    }
 }
