@@ -104,7 +104,6 @@ let package = Package(
             name: "postfeed",
             dependencies: [
                 "PostFeed",
-                "PostFeedImaging",
                 "PostFeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

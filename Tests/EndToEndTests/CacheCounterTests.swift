@@ -4,30 +4,10 @@ import Testing
 
 @Suite("postfeed cache stats across processes")
 struct CacheCounterTests {
-    /// `cache stats --json`, the counters this suite reads.
-    private struct Counters: Decodable {
-        struct Layer: Decodable {
-            struct Statistics: Decodable {
-                var entryCount: Int
-                var hits: Int
-                var misses: Int
-                var writes: Int
-                var corruptEntriesRemoved: Int
-            }
-            var name: String
-            var statistics: Statistics
-        }
-        var caches: [Layer]
-
-        func layer(_ name: String) throws -> Layer.Statistics {
-            try #require(caches.first { $0.name == name }, "no \(name) in cache stats").statistics
-        }
-    }
-
-    private func stats(_ sandbox: Sandbox) async throws -> Counters {
+    private func stats(_ sandbox: Sandbox) async throws -> StatsJSON {
         let stats = try await sandbox.run(["cache", "stats", "--json"])
         try #require(stats.succeeded, "\(stats)")
-        return try JSONDecoder().decode(Counters.self, from: Data(stats.standardOutput.utf8))
+        return try StatsJSON.decode(stats.standardOutput, from: "cache stats --json")
     }
 
     @Test("Writes of separate processes add up in cache stats, as hits and misses do")

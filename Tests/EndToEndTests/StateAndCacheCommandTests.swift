@@ -244,6 +244,8 @@ struct StatsJSON: Decodable {
             var sizeLimit: Int
             var hits: Int
             var misses: Int
+            var writes: Int
+            var corruptEntriesRemoved: Int
         }
         var name: String
         var path: String
@@ -252,6 +254,11 @@ struct StatsJSON: Decodable {
     var root: String
     var rootSource: String
     var caches: [Layer]
+
+    /// The statistics of the layer named `name` (`ImageCache`, `PageCache`).
+    func layer(_ name: String) throws -> Layer.Statistics {
+        try #require(caches.first { $0.name == name }, "no \(name) in cache stats").statistics
+    }
 }
 
 /// One layer of `cache verify --json`.

@@ -134,7 +134,7 @@ public final class FeedClient: Sendable {
         do {
             repository = try HTTPPostRepository(
                 backend: configuration.backend, pageSize: configuration.pageSize, loader: loader, pageCache: pageCache,
-                now: { Date() }, logger: Self.logger(logger, for: "repository"))
+                logger: Self.logger(logger, for: "repository"))
         } catch {
             throw FeedClientError(.badBackend, error.description)
         }
@@ -205,14 +205,11 @@ public final class FeedClient: Sendable {
         if let fallbackCacheFolder { await remove(fallbackCacheFolder) }
     }
 
-    /// Removes the fallback cache folder: what was cached there was for this run only. A
-    /// prefetch whose answer arrived just before the engine stopped may still be writing
-    /// there; every cache write goes through its cache's write queue, so flush both first,
-    /// and try again after a straggler that reached a queue late.
+    /// Removes the fallback cache folder: what was cached there was for this run only.
+    /// `shutdown()` flushed both caches' write queues first; a straggler that reached a
+    /// queue late can still make the removal fail, so flush again and retry.
     private func remove(_ folder: URL) async {
         for attempt in 1...3 {
-            await imageCache.flush()
-            await pageCache.flush()
             do {
                 try FileManager.default.removeItem(at: folder)
                 return
@@ -222,6 +219,8 @@ public final class FeedClient: Sendable {
                     logger.debug("cannot remove the temporary cache \(folder.path): \(error)")
                     return
                 }
+                await imageCache.flush()
+                await pageCache.flush()
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }

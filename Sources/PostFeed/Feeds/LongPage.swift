@@ -25,3 +25,11 @@ extension Page {
         sentPostCount.map { "the server ignores the page size (it sent \($0) posts, asked for \(pageSize))" }
     }
 }
+
+extension PostRepository {
+    /// ``Page/longPageWarning(pageSize:limitParameter:)`` at this repository's page size
+    /// and limit parameter: what either feed warns once.
+    func longPageWarning(for page: Page) -> String? {
+        page.longPageWarning(pageSize: pageSize, limitParameter: backend.pagination.limitParameter)
+    }
+}

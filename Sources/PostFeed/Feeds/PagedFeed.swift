@@ -233,7 +233,7 @@ public actor PagedFeed {
     /// Warns once when a page came longer than the page size asked for (see ``pageSizeWarning``).
     private func noteLength(of page: Page) {
         guard pageSizeWarning == nil,
-              let warning = page.longPageWarning(pageSize: repository.pageSize, limitParameter: repository.backend.pagination.limitParameter)
+              let warning = repository.longPageWarning(for: page)
         else { return }
         pageSizeWarning = warning
         logger.warning("\(warning)")

@@ -8,6 +8,11 @@ public struct ImageInfo: Sendable, Hashable, Codable {
         /// Each recognised by its magic bytes; see ``ImageInfo/init(sniffing:)``.
         case png, jpeg, gif, webp
 
+        /// The usual file name extension, without the dot: `png`, `jpg`, `gif`, `webp`.
+        public var fileExtension: String {
+            self == .jpeg ? "jpg" : rawValue
+        }
+
         /// The MIME type servers should send with this format.
         public var mimeType: String {
             switch self {

@@ -146,11 +146,8 @@ public actor ImagePipeline {
 
     /// Returns once every prefetch started so far has ended (stored, or failed).
     public func finishPrefetching() async {
-        while let task = prefetches.values.first {
-            await task.value
-            // `prefetchFinished` removed it, unless a new prefetch of the key replaced it.
-            if let key = prefetches.first(where: { $0.value == task })?.key { prefetches[key] = nil }
-        }
+        // Each prefetch removes itself as it ends (`prefetchFinished`).
+        while let task = prefetches.values.first { await task.value }
     }
 
     /// Cancels every prefetch still queued or running.
@@ -213,8 +210,7 @@ public actor ImagePipeline {
                     .notAnImage, url: url,
                     message: "the body (\(fetched.body.count) bytes, \(type)) is not a PNG, JPEG, GIF or WebP image; not cached")
             }
-            let freshness = HTTPFreshness(headers: fetched.headers, now: configuration.now())
-            remember(key: key, data: fetched.body, info: info, expiresAt: usedAsFetched(until: freshness.expiresAt))
+            remember(key: key, data: fetched.body, info: info, expiresAt: usedAsFetched(until: fetched.expiresAt))
             return ImageResponse(url: url, cacheKey: key, data: fetched.body, info: info, source: .network, isStale: false)
         case .status(let response):
             throw ImagePipelineError(

@@ -66,6 +66,8 @@ final class CachedHTTPLoader: Sendable {
         var headers: HTTPHeaders
         var accepted: Accepted?
         var stored: Bool
+        /// Until when the response is fresh (``HTTPFreshness``), computed once here.
+        var expiresAt: Date
     }
 
     /// Why no answer.
@@ -157,14 +159,8 @@ final class CachedHTTPLoader: Sendable {
     /// before its body arrived and stored nothing. Call it after cancelling prefetches and
     /// before flushing the caches, when a process is about to exit.
     func finishTransfers() async {
-        while let task = state.withLock({ $0.running.values.first }) {
-            await task.value
-            // `complete` removed it; a task that never reached it (impossible today) must
-            // not spin this loop.
-            state.withLock { state in
-                if let id = state.running.first(where: { $0.value == task })?.key { state.running[id] = nil }
-            }
-        }
+        // Each task removes itself from `running` as it ends (`complete`).
+        while let task = state.withLock({ $0.running.values.first }) { await task.value }
     }
 
     /// Forgets which responses were fetched this run (after the cache was invalidated).
@@ -334,16 +330,17 @@ final class CachedHTTPLoader: Sendable {
         } catch {
             return .failure(.unreadableBody("cannot read the downloaded body: \(error)"))
         }
+        let freshness = HTTPFreshness(headers: response.headers, now: now)
         let accepted: Accepted?
         if let validate {
             guard let verdict = validate(body, response.headers) else {
-                return .success(.fetched(Fetched(body: body, headers: response.headers, accepted: nil, stored: false)))
+                return .success(.fetched(Fetched(
+                    body: body, headers: response.headers, accepted: nil, stored: false, expiresAt: freshness.expiresAt)))
             }
             accepted = verdict
         } else {
             accepted = nil
         }
-        let freshness = HTTPFreshness(headers: response.headers, now: now)
         var stored = false
         if freshness.isStorable {
             var attributes = request.attributes.merging(accepted?.attributes ?? [:]) { _, new in new }
@@ -363,7 +360,8 @@ final class CachedHTTPLoader: Sendable {
                 cache.writeFailed(error, key: request.key)
             }
         }
-        return .success(.fetched(Fetched(body: body, headers: response.headers, accepted: accepted, stored: stored)))
+        return .success(.fetched(Fetched(
+            body: body, headers: response.headers, accepted: accepted, stored: stored, expiresAt: freshness.expiresAt)))
     }
 
     private func send(_ request: HTTPRequest, downloadsFolder: URL?) async throws(HTTPClientError) -> Response {

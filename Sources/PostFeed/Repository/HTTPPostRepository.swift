@@ -45,7 +45,6 @@ public final class HTTPPostRepository: PostRepository {
     let loader: CachedHTTPLoader
     let store: PageCacheStore
     let decoder: PageDecoder
-    let now: @Sendable () -> Date
     let logger: Logger
     let memory = Mutex(Memory())
     /// Posts of recently decoded pages, for ``post(id:cachePolicy:)`` without a post path
@@ -91,22 +90,20 @@ public final class HTTPPostRepository: PostRepository {
     ) throws(RepositoryError) {
         try self.init(
             backend: backend, pageSize: pageSize,
-            loader: CachedHTTPLoader(http: loader, now: now, logger: logger), pageCache: pageCache, now: now, logger: logger)
+            loader: CachedHTTPLoader(http: loader, now: now, logger: logger), pageCache: pageCache, logger: logger)
     }
 
     /// Makes a repository loading through `loader`, which a ``FeedClient`` shares with its
-    /// image pipeline (one single-flight, one meaning of offline).
+    /// image pipeline (one single-flight, one meaning of offline), and its clock.
     init(
-        backend: BackendDescription, pageSize: Int, loader: CachedHTTPLoader, pageCache: any DataCaching,
-        now: @escaping @Sendable () -> Date, logger: Logger
+        backend: BackendDescription, pageSize: Int, loader: CachedHTTPLoader, pageCache: any DataCaching, logger: Logger
     ) throws(RepositoryError) {
         try backend.validatePageSize(pageSize)
         self.backend = backend
         self.pageSize = pageSize
         self.loader = loader
-        self.store = PageCacheStore(cache: pageCache, identity: backend.identity, now: now)
+        self.store = PageCacheStore(cache: pageCache, identity: backend.identity, now: loader.now)
         self.decoder = PageDecoder(backend: backend, pageSize: pageSize)
-        self.now = now
         self.logger = logger
     }
 

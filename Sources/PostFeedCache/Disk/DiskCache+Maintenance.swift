@@ -12,14 +12,15 @@ extension DiskCache {
 
     // MARK: Trim
 
-    /// Must run holding the lock. Lists the directory, sweeps stale temporary files and,
-    /// when the entries exceed the size limit, removes the least recently used (oldest
-    /// mtime first, then by name) until they fit under the low-water mark. `protecting`
+    /// Must run holding the lock. Lists the directory, sweeps stale temporary files and
+    /// removes the least recently used entries (oldest mtime first, then by name): until
+    /// they fit under the low-water mark when they exceed the size limit, or, with
+    /// `freeing`, until at least that many bytes are gone whatever the limit. `protecting`
     /// (the entry just written) is never removed.
     ///
     /// Readers are never blocked: they take no lock, and a reader that opened a file
     /// before its unlink keeps reading it intact.
-    func trimLocked(protecting protected: String?) -> TrimOutcome {
+    func trimLocked(protecting protected: String?, freeing required: Int = 0) -> TrimOutcome {
         let listing = DirectoryListing(layout)
         let now = configuration.now()
         let staleAge = configuration.staleTemporaryFileAge.timeInterval
@@ -30,8 +31,8 @@ extension DiskCache {
         }
         var total = listing.entryBytes
         var count = listing.entries.count
-        if total > configuration.sizeLimit {
-            let target = configuration.lowWaterMark
+        if required > 0 || total > configuration.sizeLimit {
+            let target = required > 0 ? max(0, total - required) : configuration.lowWaterMark
             let byLastUse = listing.entries.sorted { ($0.modified, $0.name) < ($1.modified, $1.name) }
             for victim in byLastUse {
                 guard total > target else { break }

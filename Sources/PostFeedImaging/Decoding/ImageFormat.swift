@@ -20,17 +20,4 @@ public enum ImageFormat: String, Sendable, CaseIterable {
             return nil
         }
     }
-
-    /// The usual file name extension, without the dot.
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: "jpg"
-        case .png: "png"
-        case .webp: "webp"
-        case .gif: "gif"
-        }
-    }
-
-    /// The media type, as a server would send it.
-    public var mediaType: String { "image/\(rawValue)" }
 }

@@ -16,29 +16,22 @@ extension TestRoutes {
     private func stall(_ request: Request) throws -> Response {
         let milliseconds = try Self.integer(
             request.uri.queryParameters["ms"].map(String.init) ?? "600000", name: "ms", in: 0...3_600_000)
-        let promised = 65_536
-        let response = Self.patternResponse(length: promised)
-        return ConnectionFaults.stall(response, keptBytes: 16, for: .milliseconds(milliseconds))
+        return Self.stalled(for: milliseconds)
+    }
+
+    /// Headers with `Content-Length: 65536`, 16 bytes of the pattern, then nothing for
+    /// `milliseconds` with the connection open.
+    private static func stalled(for milliseconds: Int) -> Response {
+        ConnectionFaults.stall(patternResponse(length: 65_536), keptBytes: 16, for: .milliseconds(milliseconds))
     }
 
     /// The first `fail` requests for `key` stall as `/test/stall` does; later ones answer
     /// `200` `{"key":K,"attempt":n}`. Counts are shared with `/test/flaky`, per key.
     private func stallFirst(_ request: Request) throws -> Response {
-        let query = request.uri.queryParameters
-        guard let key = query["key"].map(String.init), !key.isEmpty else {
-            throw APIError.badRequest("stall-first needs ?key=<name> so separate tests do not share a counter")
-        }
-        let failures = try Self.integer(query["fail"].map(String.init) ?? "1", name: "fail", in: 0...1_000_000)
-        let milliseconds = try Self.integer(query["ms"].map(String.init) ?? "600000", name: "ms", in: 0...3_600_000)
-        let attempt = state.nextFlakyAttempt(key: key)
-        guard attempt > failures else {
-            return ConnectionFaults.stall(Self.patternResponse(length: 65_536), keptBytes: 16, for: .milliseconds(milliseconds))
-        }
-        struct Success: Encodable {
-            let key: String
-            let attempt: Int
-        }
-        return JSONBody.response(body: JSONBody.encode(Success(key: key, attempt: attempt)))
+        let milliseconds = try Self.integer(
+            request.uri.queryParameters["ms"].map(String.init) ?? "600000", name: "ms", in: 0...3_600_000)
+        let attempt = try failingAttempt(request, route: "stall-first")
+        return attempt.fails ? Self.stalled(for: milliseconds) : attempt.success
     }
 
     private func truncate(_ request: Request) throws -> Response {

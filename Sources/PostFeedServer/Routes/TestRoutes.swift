@@ -149,24 +149,41 @@ struct TestRoutes {
 
     private func flaky(_ request: Request) throws -> Response {
         let query = request.uri.queryParameters
+        let code = try Self.integer(query["status"].map(String.init) ?? "503", name: "status", in: 400...599)
+        let attempt = try failingAttempt(request, route: "flaky")
+        guard attempt.fails else { return attempt.success }
+        var error = APIError(
+            status: HTTPResponse.Status(code: code),
+            message: "flaky '\(attempt.key)': attempt \(attempt.number) of \(attempt.failures) failing")
+        if let retryAfter = query["retryAfter"] { error.headers[.retryAfter] = String(retryAfter) }
+        return error.makeResponse()
+    }
+
+    /// One request to `/test/flaky` or `/test/stall-first`: its number for `?key=` (counts
+    /// shared by both routes, per server), whether it is among the first `?fail=` (default
+    /// 1) that fail, and the `200` `{"key":K,"attempt":n}` the others get.
+    struct FailingAttempt {
+        var key: String
+        var number: Int
+        var failures: Int
+        var fails: Bool { number <= failures }
+
+        var success: Response {
+            struct Success: Encodable {
+                let key: String
+                let attempt: Int
+            }
+            return JSONBody.response(body: JSONBody.encode(Success(key: key, attempt: number)))
+        }
+    }
+
+    func failingAttempt(_ request: Request, route: String) throws -> FailingAttempt {
+        let query = request.uri.queryParameters
         guard let key = query["key"].map(String.init), !key.isEmpty else {
-            throw APIError.badRequest("flaky needs ?key=<name> so separate tests do not share a counter")
+            throw APIError.badRequest("\(route) needs ?key=<name> so separate tests do not share a counter")
         }
         let failures = try Self.integer(query["fail"].map(String.init) ?? "1", name: "fail", in: 0...1_000_000)
-        let code = try Self.integer(query["status"].map(String.init) ?? "503", name: "status", in: 400...599)
-        let attempt = state.nextFlakyAttempt(key: key)
-        guard attempt > failures else {
-            var error = APIError(
-                status: HTTPResponse.Status(code: code),
-                message: "flaky '\(key)': attempt \(attempt) of \(failures) failing")
-            if let retryAfter = query["retryAfter"] { error.headers[.retryAfter] = String(retryAfter) }
-            return error.makeResponse()
-        }
-        struct Success: Encodable {
-            let key: String
-            let attempt: Int
-        }
-        return JSONBody.response(body: JSONBody.encode(Success(key: key, attempt: attempt)))
+        return FailingAttempt(key: key, number: state.nextFlakyAttempt(key: key), failures: failures)
     }
 
     // MARK: Helpers

@@ -44,7 +44,9 @@ struct Browse: AsyncParsableCommand {
             try await screen.open(mode: client.currentMode().mode)
             // Signals first, so none can end the process between entering the screen and
             // watching for them; `defer` restores the terminal on an error too.
-            let signals = BrowseSignals.start()
+            // SIGINT, SIGTERM and SIGHUP end the session (the place saved, the terminal
+            // restored); SIGWINCH re-lays the screen out.
+            let signals = TerminationWatcher.start(watching: TerminationWatcher.terminating.union([SIGHUP, SIGWINCH]))
             terminal.enableRawMode()
             let keys = KeyReader.start(terminal)
             defer {

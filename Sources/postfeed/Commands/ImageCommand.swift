@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PostFeed
-import PostFeedImaging
 
 /// `postfeed image ID [--output FILE]`: the post's original image bytes, from the cache
 /// or the network, as a plain file with the right extension.
@@ -43,16 +42,16 @@ struct ImageCommand: AsyncParsableCommand {
                 let reason = image.error.map { "\($0)" } ?? "unknown error"
                 throw CLIError("the image of post \(id) (\(image.url.absoluteString)) could not be had: \(reason)")
             }
-            let format = ImageFormat(sniffing: response.data)
-            let fileExtension = format?.fileExtension ?? "bin"
-            let destination = URL(fileURLWithPath: output ?? "\(id).\(fileExtension)")
+            // The pipeline sniffed the bytes already: every image it delivers has a format.
+            let format = response.info.format
+            let destination = URL(fileURLWithPath: output ?? "\(id).\(format.fileExtension)")
             do {
                 // Atomic: a reader never sees half a file; an ordinary file with the umask's mode.
                 try response.data.write(to: destination, options: .atomic)
             } catch {
                 throw CLIError("could not write \(destination.path): \(error.localizedDescription)")
             }
-            let what = format.map { $0.rawValue.uppercased() } ?? "image of unknown format"
+            let what = format.rawValue.uppercased()
             print("wrote \(destination.path) (\(what), \(response.data.count) bytes)")
         }
     }

@@ -2,22 +2,27 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// SIGINT and SIGTERM as events (their signal numbers), so a command can save the reader's
-/// place and say what it did before it exits. While watching, the signals' default action
-/// (ending the process) is off; ``stop()`` puts it back.
+/// Signals as events (their numbers), so a command can save the reader's place and say
+/// what it did before it exits: SIGINT and SIGTERM by default; `browse` also watches SIGHUP
+/// and SIGWINCH. While watching, the signals' default actions are off; ``stop()`` puts them
+/// back.
 struct TerminationWatcher: Sendable {
     let events: AsyncStream<Int32>
     private let id: UUID
 
-    static func start() -> TerminationWatcher {
+    /// The signals a command that saves its place on the way out watches.
+    static let terminating: Set<Int32> = [SIGINT, SIGTERM]
+
+    static func start(watching numbers: Set<Int32> = terminating) -> TerminationWatcher {
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
         let id = UUID()
-        SignalSources.shared.subscribe(continuation, id: id)
+        SignalSources.shared.subscribe(continuation, id: id, to: numbers)
         return TerminationWatcher(events: stream, id: id)
     }
 
-    /// Back to the default action: the next SIGINT or SIGTERM ends the process. Idempotent,
-    /// and without effect once another watcher started.
+    /// Back to the default actions: the next signal acts as it would without any of this
+    /// (SIGINT ends the process, SIGWINCH is ignored). Idempotent, and without effect once
+    /// another watcher started.
     func stop() {
         SignalSources.shared.unsubscribe(id: id)
     }
@@ -29,38 +34,36 @@ struct TerminationWatcher: Sendable {
 /// it is made, and never again: a watcher that set `SIG_DFL` when it stopped and `SIG_IGN`
 /// when the next one started (`list` reads its pages, then waits for late images) left the
 /// signal ignored, and the second watch never saw Ctrl-C. So the dispositions are touched
-/// once, and "not watching" is kept here: a signal with no watcher gets its default action
-/// (the process ends by it), as it would without any of this.
+/// once per signal, and "not watching" is kept here: a signal nobody watches gets its
+/// default action, as it would without any of this.
 ///
 /// `@unchecked Sendable`: the sources are made and the subscriber swapped under the lock.
 private final class SignalSources: @unchecked Sendable {
     static let shared = SignalSources()
-    private static let numbers = [SIGINT, SIGTERM]
 
     private struct State {
-        var sources: [any DispatchSourceSignal] = []
-        var subscriber: (id: UUID, events: AsyncStream<Int32>.Continuation)?
+        var sources: [Int32: any DispatchSourceSignal] = [:]
+        var subscriber: (id: UUID, numbers: Set<Int32>, events: AsyncStream<Int32>.Continuation)?
     }
 
     private let state = Mutex(State())
 
-    /// Sends the signals to `subscriber` instead of their default action.
-    func subscribe(_ subscriber: AsyncStream<Int32>.Continuation, id: UUID) {
+    /// Sends `numbers` to `subscriber` instead of their default actions.
+    func subscribe(_ subscriber: AsyncStream<Int32>.Continuation, id: UUID, to numbers: Set<Int32>) {
         state.withLock { state in
             state.subscriber?.events.finish()
-            state.subscriber = (id, subscriber)
-            guard state.sources.isEmpty else { return }
-            for number in Self.numbers {
+            state.subscriber = (id, numbers, subscriber)
+            for number in numbers.sorted() where state.sources[number] == nil {
                 signal(number, SIG_IGN)  // until Dispatch installs its handler
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler { [weak self] in self?.deliver(number) }
                 source.resume()
-                state.sources.append(source)
+                state.sources[number] = source
             }
         }
     }
 
-    /// Back to the default action for the next signal.
+    /// Back to the default actions for the next signals.
     func unsubscribe(id: UUID) {
         state.withLock { state in
             guard state.subscriber?.id == id else { return }
@@ -70,10 +73,13 @@ private final class SignalSources: @unchecked Sendable {
     }
 
     private func deliver(_ number: Int32) {
-        if let subscriber = state.withLock({ $0.subscriber }) {
+        if let subscriber = state.withLock({ $0.subscriber }), subscriber.numbers.contains(number) {
             subscriber.events.yield(number)
             return
         }
+        // Nobody watches SIGWINCH: its default action is to ignore it (and its source must
+        // keep Dispatch's handler for the next watcher).
+        if number == SIGWINCH { return }
         // Nobody watches: end the process by the signal, as its default action would. This
         // Dispatch thread blocks signals; unblock this one here and raise it here.
         flushStandardOutput()

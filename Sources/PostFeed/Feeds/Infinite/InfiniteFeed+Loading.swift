@@ -107,7 +107,7 @@ extension InfiniteFeed {
     /// Warns once when a page came longer than the page size asked for (see ``pageSizeWarning``).
     func noteLength(of page: Page) {
         guard pageSizeWarning == nil,
-              let warning = page.longPageWarning(pageSize: repository.pageSize, limitParameter: repository.backend.pagination.limitParameter)
+              let warning = repository.longPageWarning(for: page)
         else { return }
         pageSizeWarning = warning
         logger.warning("\(warning)")
