@@ -79,6 +79,10 @@ struct DiskCacheWriteQueueTests {
             }
         }
 
+        // (Unstructured tasks start in any order: give the writes time to reach the queue
+        // before flush is submitted, as the test means.)
+        try await Task.sleep(for: .milliseconds(50))
+
         // When flush is called while they wait
         let flush = Task {
             await cache.flush()

@@ -61,24 +61,31 @@ extension FaultMatrixTests {
 
     // MARK: Clamped pages
 
+    /// Jumps to page 11 of 10: nothing shown, `.pageOutOfRange` worded for the reader with
+    /// the page and the pages there are, on one line.
+    static func expectPageElevenPastTheEnd(_ client: FeedClient) async {
+        do {
+            try await client.readPages(.number(11)) { reading in
+                Issue.record("page 11 was shown: posts \(reading.posts.map(\.id))")
+            }
+            Issue.record("page 11 of 10 did not fail")
+        } catch let error as RepositoryError {
+            #expect(error.code == .pageOutOfRange)
+            let text = error.description
+            #expect(text.contains("page 11") && text.contains("past the end") && text.contains("try 1…10"), "\(text)")
+            #expect(!text.contains("\n"))
+        } catch {
+            Issue.record("page 11 failed with \(error), not a RepositoryError")
+        }
+    }
+
     @Test("pages: json-server 1.x clamps page 11 of 10 to page 10: page 11 is past the end, named, and the saved page stays")
     func pageClamped() async throws {
         try await FaultMatrix.withClient(
             FaultMatrix.server(flavor: .jsonServerV1), pageSize: 10, preset: "json-server-v1"
         ) { client, server in
             try await client.readPages(.number(3)) { #expect($0.page == 3) }
-            do {
-                try await client.readPages(.number(11)) { reading in
-                    Issue.record("page 11 was shown: posts \(reading.posts.map(\.id))")
-                }
-                Issue.record("page 11 of 10 did not fail")
-            } catch let error as RepositoryError {
-                #expect(error.code == .pageOutOfRange)
-                let text = error.description
-                // The feed words it for the reader: the page, and the pages there are.
-                #expect(text.contains("page 11") && text.contains("past the end") && text.contains("try 1…10"), "\(text)")
-                #expect(!text.contains("\n"))
-            }
+            await Self.expectPageElevenPastTheEnd(client)
             try await client.readPages(.saved) { #expect($0.page == 3, "the failed jump changed the saved page") }
             // Infinite: 100 posts, none twice, and no page numbered past the end.
             let reading = try await Self.readAll(client)
@@ -92,18 +99,7 @@ extension FaultMatrixTests {
         try await FaultMatrix.withClient(
             FaultMatrix.server(flavor: .jsonServerV1), pageSize: 10, preset: "json-server-v1"
         ) { client, server in
-            do {
-                try await client.readPages(.number(11)) { reading in
-                    Issue.record("page 11 was shown: posts \(reading.posts.map(\.id))")
-                }
-                Issue.record("page 11 of 10 did not fail")
-            } catch let error as RepositoryError {
-                #expect(error.code == .pageOutOfRange)
-                let text = error.description
-                // The feed words it for the reader: the page, and the pages there are.
-                #expect(text.contains("page 11") && text.contains("past the end") && text.contains("try 1…10"), "\(text)")
-                #expect(!text.contains("\n"))
-            }
+            await Self.expectPageElevenPastTheEnd(client)
             #expect(server.requestCount(path: "/posts") >= 1, "the clamped page was asked for")
             try await client.readPages(.saved) { #expect($0.page == 1, "the failed jump saved a place") }
         }
@@ -177,6 +173,8 @@ extension FaultMatrixTests {
             let base = try #require(URL(string: server.baseURL.absoluteString + "/?api_key=s3cret&v=2"))
             var configuration = try FeedTestSupport.configuration(server: server, cacheRoot: root, pageSize: 5)
             configuration.backend = try BackendDescription.preset("postfeed", baseURL: base)
+            // Two pages asked for, two requested: no prefetch of a third racing the end.
+            configuration.infinite.prefetchNextPage = false
             FaultMatrix.tighten(&configuration)
             try await FeedClient.withFeedClient(configuration) { client in
                 let reading = try await Self.readAll(client, pages: 2)
