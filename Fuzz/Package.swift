@@ -23,6 +23,12 @@ let package = Package(
         .executableTarget(name: "fuzz-cache-entry", dependencies: ["FuzzSupport", .product(name: "PostFeedCache", package: rootPackage)]),
         .executableTarget(name: "fuzz-image-sniff", dependencies: ["FuzzSupport", .product(name: "PostFeed", package: rootPackage)]),
         .executableTarget(name: "fuzz-header-lines", dependencies: ["FuzzSupport", .product(name: "PostFeedHTTP", package: rootPackage)]),
+        // The image decoders (PostFeedImaging), one target per format for coverage of each.
+        .target(name: "ImageFuzzing", dependencies: [.product(name: "PostFeedImaging", package: rootPackage)]),
+        .executableTarget(name: "fuzz-image-jpeg", dependencies: ["FuzzSupport", "ImageFuzzing", .product(name: "PostFeedImaging", package: rootPackage)]),
+        .executableTarget(name: "fuzz-image-png", dependencies: ["FuzzSupport", "ImageFuzzing", .product(name: "PostFeedImaging", package: rootPackage)]),
+        .executableTarget(name: "fuzz-image-webp", dependencies: ["FuzzSupport", "ImageFuzzing", .product(name: "PostFeedImaging", package: rootPackage)]),
+        .executableTarget(name: "fuzz-image-gif", dependencies: ["FuzzSupport", "ImageFuzzing", .product(name: "PostFeedImaging", package: rootPackage)]),
         .executableTarget(name: "fuzz-http-dates", dependencies: ["FuzzSupport", .product(name: "PostFeed", package: rootPackage), .product(name: "PostFeedHTTP", package: rootPackage)]),
     ]
 )

@@ -4,6 +4,10 @@
 # and cache entries `postfeed` writes, the head of each fixture image. Run from anywhere,
 # after `swift build --product postfeed` in the repository root; the hand-written seeds
 # (odd JSON, Link headers, dates, backend files) are kept.
+#
+#   Fuzz/make-corpus.sh          every corpus (needs the built postfeed and ImageMagick)
+#   Fuzz/make-corpus.sh images   only the image decoders' seeds (image-jpeg, -png, -webp,
+#                                -gif): ImageMagick's `convert` (apt-get install imagemagick)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd .. && pwd)
@@ -16,6 +20,86 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+
+# Seeds for the image decoders: small images (each well under 20 KB) of every variant the
+# decoders branch on, made from a fixture photo by ImageMagick, plus a truncated copy and
+# a copy with bytes flipped in the middle of each format's first seed.
+image_seeds() {
+    command -v convert >/dev/null && convert -version | grep -q ImageMagick || {
+        echo "make-corpus: ImageMagick's convert is needed for the image seeds (apt-get install imagemagick)" >&2
+        exit 1
+    }
+    local photo="$ROOT/Fixtures/images/img-001.jpg" out
+    mkdir -p "$CORPUS"/image-{jpeg,png,webp,gif}
+    rm -f "$CORPUS"/image-{jpeg,png,webp,gif}/*
+    small() { convert "$photo" -strip -resize "$1" "${@:2}"; }
+    out=$CORPUS/image-jpeg
+    small 64x48 -quality 80 "$out/baseline-420.jpg"
+    small 40x30 -quality 90 -sampling-factor 1x1 "$out/baseline-444.jpg"
+    small 48x36 -quality 75 -interlace Plane "$out/progressive.jpg"
+    small 33x17! -colorspace Gray -quality 85 "$out/grey-odd-size.jpg"
+    small 24x18 -colorspace CMYK -quality 85 "$out/cmyk.jpg"
+    small 32x24 -quality 85 -define jpeg:restart-interval=1 "$out/restart-markers.jpg"
+    small 16x16 -quality 85 -define jpeg:optimize-coding=false -sampling-factor 2x1 "$out/422-unoptimized.jpg"
+    out=$CORPUS/image-png
+    small 48x36 "PNG24:$out/rgb.png"
+    small 32x24 -alpha set -channel A -evaluate set 60% +channel "PNG32:$out/rgba.png"
+    small 40x30 -colors 16 "PNG8:$out/palette.png"
+    small 24x18 -colors 4 -transparent "$(convert "$photo" -resize 1x1! -format '%[pixel:p{0,0}]' info:)" "PNG8:$out/palette-trns.png"
+    small 33x17! -colorspace Gray -depth 1 "$out/grey-1bit.png"
+    small 20x20 -colorspace Gray -alpha set "PNG:$out/grey-alpha.png"
+    small 16x12 -depth 16 "PNG48:$out/rgb-16bit.png"
+    small 40x30 -interlace PNG "PNG24:$out/adam7.png"
+    out=$CORPUS/image-webp
+    small 64x48 -quality 75 "$out/lossy.webp"
+    small 32x24 -define webp:lossless=true "$out/lossless.webp"
+    small 32x24 -alpha set -channel A -evaluate set 50% +channel -quality 80 "$out/lossy-alpha.webp"
+    small 20x20 -alpha set -channel A -evaluate set 50% +channel -define webp:lossless=true "$out/lossless-alpha.webp"
+    convert -delay 10 \( "$photo" -strip -resize 16x12 \) \( "$photo" -strip -resize 16x12 -negate \) -loop 0 "$out/animated.webp"
+    out=$CORPUS/image-gif
+    small 48x36 -colors 64 "$out/gif89a.gif"
+    small 40x30 -colors 16 -interlace GIF "$out/interlaced.gif"
+    small 32x24 -colors 8 "GIF87:$out/gif87a.gif"
+    small 24x18 -colors 4 -transparent "$(convert "$photo" -resize 1x1! -format '%[pixel:p{0,0}]' info:)" "$out/transparent.gif"
+    convert -delay 10 \( "$photo" -strip -resize 16x12 -colors 8 \) \( "$photo" -strip -resize 8x6 -negate -colors 4 -repage 16x12+4+3 \) -loop 0 "$out/animated-offset-frame.gif"
+    # Bombs: a few bytes whose headers declare 50,000 × 50,000 pixels.
+    python3 - "$CORPUS" <<'EOF'
+import os, struct, sys, zlib
+root = sys.argv[1]
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 50000, 50000, 8, 2, 0, 0, 0)) \
+    + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+open(os.path.join(root, "image-png", "bomb-50000.png"), "wb").write(png)
+gif = b"GIF89a" + struct.pack("<HHBBB", 50000, 50000, 0x80, 0, 0) + b"\0\0\0\xff\xff\xff" \
+    + b",\0\0\0\0" + struct.pack("<HH", 1, 1) + b"\0\x02\x02\x44\x01\0;"
+open(os.path.join(root, "image-gif", "bomb-screen-50000.gif"), "wb").write(gif)
+EOF
+    for format in jpeg png webp gif; do
+        out=$CORPUS/image-$format
+        case $format in
+            jpeg) first=$out/baseline-420.jpg ;;
+            png) first=$out/rgb.png ;;
+            webp) first=$out/lossy.webp ;;
+            gif) first=$out/gif89a.gif ;;
+        esac
+        size=$(wc -c <"$first")
+        head -c $((size * 2 / 3)) "$first" >"$out/truncated-$(basename "$first")"
+        python3 - "$first" "$out/flipped-$(basename "$first")" <<'EOF'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+for offset in range(len(data) // 2, len(data) // 2 + 16, 3):
+    data[offset] ^= 0x5A
+open(sys.argv[2], "wb").write(bytes(data))
+EOF
+    done
+}
+if [ "${1:-}" = images ]; then
+    image_seeds
+    echo "make-corpus: $(find "$CORPUS"/image-{jpeg,png,webp,gif} -type f | wc -l) image seeds, $(du -shc "$CORPUS"/image-{jpeg,png,webp,gif} | tail -1 | cut -f1)"
+    exit 0
+fi
+
 mkdir -p "$CORPUS"/{json,link-header,page,post,backend-config,state-file,cache-entry,image-sniff,header-lines,http-dates}
 
 start_server() { # preset
@@ -109,4 +193,5 @@ for image in "$ROOT"/Fixtures/images/img-00{1,3}.* "$ROOT"/Fixtures/images/*.{gi
     [ -f "$image" ] || continue
     head -c 4096 "$image" >"$CORPUS/image-sniff/$(basename "$image")"
 done
+image_seeds
 echo "make-corpus: $(find "$CORPUS" -type f | wc -l) files, $(du -sh "$CORPUS" | cut -f1)"

@@ -1,0 +1,62 @@
+import Foundation
+import PostFeedImaging
+
+/// The most pixels a fuzzed header may declare: 1 megapixel (4 MB of RGBA). The product's
+/// limit is 100 megapixels; checking the header against a limit is the same code whatever
+/// the number, and a lower one keeps libFuzzer from spending its time (and its memory
+/// limit) decoding legitimately large images of mostly filler.
+public let fuzzPixelLimit = 1 << 20
+
+/// Preview boxes in pixels, picked by the input's length so that one corpus reaches every
+/// DCT scaling factor and libwebp's scaler: a 1×1 thumbnail, a terminal cell's 8×8 symbols
+/// of a small box, the 40×20-cell preview, a kitty preview, and odd aspect ratios.
+let previewBoxes = [
+    PixelSize(width: 1, height: 1), PixelSize(width: 7, height: 3), PixelSize(width: 64, height: 48),
+    PixelSize(width: 320, height: 160), PixelSize(width: 400, height: 400), PixelSize(width: 3, height: 500),
+]
+
+/// Decodes the fuzzer's input the ways the product does: `ImageDecoder.size(of:)` (the
+/// header alone), `decode(_:fittingIn:)` (a preview: sniffed, decoded scaled by the
+/// library, area-averaged to fit), and `decode(_:as:)` at full size with the format forced
+/// (so the wrapper also sees bytes that do not sniff as `format`). Every call either
+/// returns or throws a one-line `ImageDecodingError`; what it returns must be consistent
+/// with the header.
+public func fuzzImageDecoding(_ format: ImageFormat, _ input: UnsafeRawBufferPointer) {
+    let data = Data(input)
+    let decoder = ImageDecoder(maximumPixelCount: fuzzPixelLimit)
+    let box = previewBoxes[input.count % previewBoxes.count]
+
+    let header: PixelSize?
+    do {
+        header = try decoder.size(of: data)
+    } catch {
+        checkMessage(error)
+        header = nil
+    }
+
+    do {
+        let preview = try decoder.decode(data, fittingIn: box)
+        precondition(header != nil, "decoded a \(preview.size) preview of an image whose header did not read")
+        precondition(preview.width <= box.width && preview.height <= box.height,
+                      "preview \(preview.size) does not fit in \(box)")
+        precondition(preview.width > 0 && preview.height > 0, "empty preview \(preview.size)")
+    } catch {
+        checkMessage(error)
+    }
+
+    do {
+        let full = try decoder.decode(data, as: format)
+        if ImageFormat(sniffing: data) == format {
+            precondition(full.size == header, "decoded \(full.size), the header says \(String(describing: header))")
+        }
+        precondition(full.size.pixelCount <= fuzzPixelLimit, "decoded \(full.size) over the limit")
+    } catch {
+        checkMessage(error)
+    }
+}
+
+/// Errors are one line and say something.
+private func checkMessage(_ error: ImageDecodingError) {
+    precondition(!error.message.isEmpty && !error.message.contains(where: \.isNewline),
+                 "not a one-line message: \(error.message)")
+}
