@@ -58,11 +58,25 @@ test: test-deps
 # Everything in the Benchmarks/ package: the engine against curl, URLSession,
 # AsyncHTTPClient and bare libcurl (postfeed-bench-fetch), the cache and list benchmarks
 # (postfeed-bench cache / list, timing the release `postfeed`), then the micro benchmarks
-# (swift package benchmark: memory and disk hit, JSON parse, page decode).
-bench: deps test-deps
+# (swift package benchmark: memory and disk hit, JSON parse, page decode), and last the
+# image preview against the `chafa` command (scripts/bench-images.sh), which needs chafa,
+# hyperfine and GNU time (bench-deps).
+bench: deps test-deps bench-deps
 	sh scripts/bench.sh
 	bash scripts/bench-cache-list.sh
 	sh scripts/bench-micro.sh
+	bash scripts/bench-images.sh
+
+# What the benchmarks compare against or time with: `chafa` (the image preview's peer),
+# hyperfine (whole-process timing), GNU time (peak memory).
+BENCH_PACKAGES := chafa hyperfine time
+.PHONY: bench-deps
+bench-deps:
+	@missing=""; for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing$$missing (for the benchmarks)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
 
 # libFuzzer targets for every parser of outside data (Fuzz/), built with
 # -sanitize=fuzzer,address, each run for FUZZ_SECONDS from its seed corpus in

@@ -11,6 +11,9 @@ import PackageDescription
 //   Sources/postfeed-bench         process-level benchmarks: `postfeed-bench cache`,
 //                                  `postfeed-bench list`, `postfeed-bench fetch`
 //                                  (scripts/bench-cache-list.sh)
+//   Sources/postfeed-bench-preview one terminal preview of an image file (decode scaled +
+//                                  render), timed as a process against the `chafa` command
+//                                  (scripts/bench-images.sh)
 //   Benchmarks/Caches, Decoding    micro benchmarks on ordo-one/package-benchmark
 //                                  (`swift package benchmark`, scripts/bench-micro.sh)
 
@@ -61,6 +64,18 @@ let package = Package(
                 .product(name: "PostFeedHTTP", package: rootPackage),
                 .product(name: "PostFeedServer", package: rootPackage),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The image preview against `chafa`: PostFeedImaging only, so that its process
+        // start-up is the product's, not the other benchmarks'. The encoders make its test
+        // images (`--generate`).
+        .systemLibrary(name: "CBenchEncoders"),
+        .executableTarget(
+            name: "postfeed-bench-preview",
+            dependencies: [
+                "CBenchEncoders",
+                .product(name: "PostFeedImaging", package: rootPackage),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,36 @@
+import Foundation
+import PostFeedImaging
+
+/// What to draw and how.
+struct PreviewOptions {
+    /// The box in terminal cells (40×20: the size).
+    var cells = PixelSize(width: 40, height: 20)
+    var format = ImageProtocol.symbols
+    /// Decode at the original's size, then downscale: what a preview costs without the
+    /// decoders' scaling (TurboJPEG's DCT factors, libwebp's scaler).
+    var fullDecode = false
+
+    /// True colour and every symbol: the renderer's defaults, and what the `chafa` command
+    /// is given in the comparison (`--colors full --symbols all`).
+    var renderer: TerminalImageRenderer {
+        TerminalImageRenderer(imageProtocol: format, colors: .trueColor, symbols: .all)
+    }
+}
+
+/// One preview, the way PostFeed draws it: decode scaled for the pixel box the renderer
+/// wants for the cells, then render into the cells.
+enum Preview {
+    static func draw(_ data: Data, options: PreviewOptions) throws -> String {
+        let renderer = options.renderer
+        return renderer.render(try decode(data, options: options, renderer: renderer), fittingIn: options.cells)
+    }
+
+    static func decode(_ data: Data, options: PreviewOptions, renderer: TerminalImageRenderer) throws -> RGBAImage {
+        let box = renderer.pixelBox(forCells: options.cells)
+        let decoder = ImageDecoder()
+        if options.fullDecode {
+            return AreaDownscaler.downscale(try decoder.decode(data), fittingIn: box)
+        }
+        return try decoder.decode(data, fittingIn: box)
+    }
+}
