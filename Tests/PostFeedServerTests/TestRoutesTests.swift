@@ -232,6 +232,7 @@ struct TestRoutesTests {
             let pages: Int
             let images: Int
             let byPath: [String: Int]
+            let recent: [String]
         }
         try await withTestRoutes { _, client throws in
             let before = try await client.get("/test/requests").decode(Counts.self)
@@ -247,6 +248,9 @@ struct TestRoutesTests {
             #expect(after.total == 4)
             #expect(after.byPath["/api/posts"] == 2)
             #expect(after.byPath.keys.allSatisfy { !$0.hasPrefix("/test/") })
+            #expect(after.recent == [
+                "/api/posts?page=1&limit=5", "/api/posts?page=2&limit=5", "/api/posts/3", "/images/img-001.jpg",
+            ])
         }
     }
 }
