@@ -10,7 +10,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 POSTFEED := .build/debug/postfeed
 
-.PHONY: run test build release deps test-deps bench fixtures clean
+.PHONY: run test build release deps test-deps bench bench-browse fixtures clean
 
 # libcurl for HTTP; the image decoders and chafa for previews (PostFeedImaging).
 # libchafa-dev's chafa.pc requires glib-2.0 but Debian's package does not depend on it.
@@ -58,25 +58,33 @@ test: test-deps
 # Everything in the Benchmarks/ package: the engine against curl, URLSession,
 # AsyncHTTPClient and bare libcurl (postfeed-bench-fetch), the cache and list benchmarks
 # (postfeed-bench cache / list, timing the release `postfeed`), then the micro benchmarks
-# (swift package benchmark: memory and disk hit, JSON parse, page decode), and last the
-# image preview against the `chafa` command (scripts/bench-images.sh), which needs chafa,
-# hyperfine and GNU time (bench-deps).
+# (swift package benchmark: memory and disk hit, JSON parse, page decode), the image
+# preview against the `chafa` command (scripts/bench-images.sh, which needs chafa,
+# hyperfine and GNU time: bench-deps), then the browse benchmarks (bench-browse).
 bench: deps test-deps bench-deps
 	sh scripts/bench.sh
 	bash scripts/bench-cache-list.sh
 	sh scripts/bench-micro.sh
 	bash scripts/bench-images.sh
+	$(MAKE) bench-browse
 
 # What the benchmarks compare against or time with: `chafa` (the image preview's peer),
 # hyperfine (whole-process timing), GNU time (peak memory).
 BENCH_PACKAGES := chafa hyperfine time
-.PHONY: bench-deps
+.PHONY: bench-deps bench-browse
 bench-deps:
 	@missing=""; for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "make: installing$$missing (for the benchmarks)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+# issue 16's browse budgets against `postfeed serve`, through tmux, with the release build:
+# the latency budget (cold first screen of browse and page 1 at --latency-ms 100 and 0,
+# requests for the next screen, page N+1 and a warm restart) and bounded memory (browse
+# over 100,000 generated posts). BENCH_BROWSE_ARGS="--only memory --posts 20000" for less.
+bench-browse: deps test-deps
+	SWIFT=$(SWIFT) python3 scripts/bench-browse.py $(BENCH_BROWSE_ARGS)
 
 # libFuzzer targets for every parser of outside data (Fuzz/), built with
 # -sanitize=fuzzer,address, each run for FUZZ_SECONDS from its seed corpus in

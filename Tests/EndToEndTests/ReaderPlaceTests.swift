@@ -55,6 +55,33 @@ struct ReaderPlaceTests {
         }
     }
 
+    @Test("list --sort popularity does not move the place: mode paged and list continue from the backend-order place")
+    func popularityOrderLeavesThePlace() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given: the place after three pages (post #41 in view)
+            let list = try await sandbox.run(["list", "--pages", "3", "--no-images"], against: server)
+            try #require(list.succeeded, "\(list)")
+
+            // When: the whole feed in popularity order, twice (it loads every page)
+            for _ in 0..<2 {
+                let sorted = try await sandbox.run(["list", "--sort", "popularity", "--no-images"], against: server)
+                #expect(sorted.succeeded, "\(sorted)")
+            }
+
+            // Then: the place and the loaded posts are as list left them
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(state.loadedPostIDs == Array(1...60))
+            #expect(state.anchor?.postID == 41 && state.anchor?.index == 40, "\(String(describing: state.anchor))")
+            let toPaged = try await sandbox.run(["mode", "paged", "--json"], against: server)
+            #expect(try ModeJSON.decode(toPaged.standardOutput, from: "mode paged --json").page == 3, "\(toPaged)")
+            let back = try await sandbox.run(["mode", "infinite"], against: server)
+            #expect(back.succeeded, "\(back)")
+            let next = try await sandbox.run(["list", "--no-images"], against: server)
+            #expect(PrintedList(next.standardOutput).positions == Array(61...80), "\(next)")
+        }
+    }
+
     @Test("a browse left open and a list in another shell: quitting browse keeps the list's progress")
     func twoProcessesKeepBothProgress() async throws {
         let sandbox = try Sandbox()

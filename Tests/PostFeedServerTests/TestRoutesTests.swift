@@ -224,6 +224,35 @@ struct TestRoutesTests {
             #expect(try await client.get("/test/flaky").status == 400)
         }
     }
+
+    @Test("/test/requests counts pages and images received, leaving out /test/ requests")
+    func requestCounts() async throws {
+        struct Counts: Decodable {
+            let total: Int
+            let pages: Int
+            let images: Int
+            let byPath: [String: Int]
+            let recent: [String]
+        }
+        try await withTestRoutes { _, client throws in
+            let before = try await client.get("/test/requests").decode(Counts.self)
+            #expect(before.total == 0 && before.pages == 0 && before.images == 0)
+            _ = try await client.get("/api/posts?page=1&limit=5")
+            _ = try await client.get("/api/posts?page=2&limit=5")
+            _ = try await client.get("/api/posts/3")
+            _ = try await client.get("/images/img-001.jpg")
+            _ = try await client.get("/test/status/200")
+            let after = try await client.get("/test/requests").decode(Counts.self)
+            #expect(after.pages == 3)
+            #expect(after.images == 1)
+            #expect(after.total == 4)
+            #expect(after.byPath["/api/posts"] == 2)
+            #expect(after.byPath.keys.allSatisfy { !$0.hasPrefix("/test/") })
+            #expect(after.recent == [
+                "/api/posts?page=1&limit=5", "/api/posts?page=2&limit=5", "/api/posts/3", "/images/img-001.jpg",
+            ])
+        }
+    }
 }
 
 /// Decodes gzip with the system's `gzip -d`, an implementation independent of the server's.

@@ -13,15 +13,15 @@ struct PagePrefetch: Sendable {
     let key: PageKey
     let task: Task<Void, Never>
 
-    /// Starts warming page `key`; with `images`, the page's images follow it at low
-    /// priority, so the next screen needs no request at all.
-    init(key: PageKey, repository: any PostRepository, images: ImagePipeline? = nil, logger: Logger) {
+    /// Starts warming page `key`; with `images`, the images of the page's first
+    /// `imageLimit` posts follow it at low priority, so the next screen needs no request at all.
+    init(key: PageKey, repository: any PostRepository, images: ImagePipeline? = nil, imageLimit: Int = .max, logger: Logger) {
         self.key = key
         self.task = Task {
             do {
                 let page = try await repository.page(key, cachePolicy: .useCache, priority: .normal)
                 if let images, !Task.isCancelled {
-                    await images.prefetch(page.posts.compactMap { repository.backend.imageURL(for: $0) })
+                    await images.prefetch(page.posts.prefix(max(0, imageLimit)).compactMap { repository.backend.imageURL(for: $0) })
                 }
             } catch {
                 logger.debug("page prefetch failed", metadata: ["page": "\(key)", "error": "\(error)"])

@@ -19,6 +19,7 @@ struct TestRoutes {
         router.get("/test/gzip") { request, _ in gzip(request) }
         router.get("/test/etag") { request, _ in etag(request) }
         router.get("/test/flaky") { request, _ in try flaky(request) }
+        router.get("/test/requests") { _, _ in requestCounts() }
         registerConnectionRoutes(on: router)
     }
 

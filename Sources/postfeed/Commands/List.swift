@@ -20,7 +20,15 @@ struct List: AsyncParsableCommand {
               postfeed list                      the next page
               postfeed list --pages 3 --json     three pages as JSON
               postfeed list --restart            from the top (the saved place is replaced)
+              postfeed list --sort popularity    the most popular posts of the whole feed;
+                                                 the next run continues down that order
               postfeed list --sort popularity --unseen
+
+            With --sort popularity the whole feed is loaded first (progress on a terminal),
+            and its posts are printed most popular first, numbered by their position in the
+            backend's list. The posts printed so far are kept in
+            Cache/State/popularity-order-state.json, so the next run continues down the
+            order (--restart starts it over); the reader's place is not moved.
             """)
 
     @OptionGroup var backend: BackendOptions
@@ -37,7 +45,7 @@ struct List: AsyncParsableCommand {
     var restart = false
 
     @Option(
-        help: "Order within each page: backend (default) or popularity.",
+        help: "backend (default), or popularity: the whole feed most popular first (the catalog is loaded first); the next run continues the order.",
         completion: .list(FeedOrdering.names), transform: { try FeedOrdering.parse($0, option: "--sort") })
     var sort: FeedOrdering = .backend
 
@@ -63,6 +71,9 @@ struct List: AsyncParsableCommand {
             throw ValidationError("'\(word)' is not a postfeed command; use one of \(commands.joined(separator: ", ")) (postfeed --help).")
         }
         guard pages >= 1 else { throw ValidationError("--pages \(pages) must be at least 1.") }
+        if sort == .popularity, mode == .paged {
+            throw ValidationError("--sort popularity orders the whole infinite feed; it does not combine with --mode paged.")
+        }
     }
 
     func run() async throws {
@@ -77,10 +88,20 @@ struct List: AsyncParsableCommand {
             command.imageWait = imageWait
             return try await command.run()
         }
-        let ordering = sort
         let noImages = noImages
+        if sort == .popularity {
+            let (pages, restart, json, wait) = (pages, restart, json, imageWait.duration)
+            return try await Session.run(backend, configure: {
+                $0.infinite.unseenOnly = unseen
+                // The catalog's pages are read, not shown: no image prefetch behind them.
+                $0.infinite.imagePrefetchCount = 0
+            }) { client in
+                try await PopularityListing(
+                    client: client, pages: pages, restart: restart, json: json, fetchImages: !noImages, imageWait: wait
+                ).run()
+            }
+        }
         try await Session.run(backend, configure: {
-            $0.infinite.ordering = ordering
             $0.infinite.unseenOnly = unseen
             // --no-images fetches none, also not in the background.
             if noImages { $0.infinite.imagePrefetchCount = 0 }
@@ -194,6 +215,10 @@ private struct ListLines: Sendable {
 /// `--json` output of `list` and `page`.
 struct ListOutput: Encodable {
     var mode: String
+    /// `popularity` for `list --sort popularity`; absent in the backend's order.
+    var order: String? = nil
+    /// The rank in the popularity order of the first post printed (1 = most popular).
+    var firstRank: Int? = nil
     var page: Int? = nil
     var totalPages: Int? = nil
     var posts: [PostLine]

@@ -2,8 +2,10 @@ import Foundation
 
 extension InfiniteFeed {
     /// Prefetches the images of the newest posts and warms the page cache with the next
-    /// page, ahead of them (see `PagePrefetch`). A load that wants that page waits for the
-    /// prefetch instead of fetching it a second time.
+    /// page, ahead of them (see `PagePrefetch`), then the images of that page's first
+    /// ``Configuration/imagePrefetchCount`` posts: a reader who stays on a page finds the
+    /// next screen, images included, already cached. A load that wants that page waits for
+    /// the prefetch instead of fetching it a second time.
     func schedulePrefetch() {
         if let images {
             let upcoming = segments.last?.posts ?? []
@@ -12,6 +14,8 @@ extension InfiniteFeed {
                 into: images)
         }
         guard configuration.prefetchNextPage, let nextKey else { return }
-        pagePrefetch = PagePrefetch(key: nextKey, repository: repository, logger: logger)
+        let pageImages = configuration.imagePrefetchCount > 0 ? images : nil
+        pagePrefetch = PagePrefetch(
+            key: nextKey, repository: repository, images: pageImages, imageLimit: configuration.imagePrefetchCount, logger: logger)
     }
 }

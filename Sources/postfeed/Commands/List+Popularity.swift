@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import PostFeed
+
+/// `list --sort popularity`: the whole feed, most popular first.
+///
+/// The catalog (every page of the feed) is loaded first, through the page cache, with a
+/// progress line on stderr when it is a terminal; then the posts are ordered by popularity
+/// (highest first; equal ones, and posts without one, in the backend's order) and the next
+/// `--pages` × page-size posts of that order not printed by an earlier run are printed.
+/// Numbers stay the backend's positions (`#42` is the 42nd post the backend lists).
+/// What was printed is kept in ``PopularityPlace``; the reader's place is not touched.
+struct PopularityListing {
+    let client: FeedClient
+    let pages: Int
+    let restart: Bool
+    let json: Bool
+    let fetchImages: Bool
+    let imageWait: Duration
+
+    /// One post of the order: the post and its 0-based position in the backend's list.
+    struct Ranked: Sendable {
+        let post: Post
+        let position: Int
+    }
+
+    func run() async throws {
+        var notices: [String] = []
+        let folder = client.cacheLocation.state
+        var place = restart
+            ? PopularityPlace(backendIdentity: client.backend.identity, shownPostIDs: [], savedAt: "")
+            : PopularityPlace.load(from: folder, backendIdentity: client.backend.identity, notices: &notices)
+        notices.forEach { Terminal.note("postfeed: \($0)") }
+        // The catalog starts from the top; posts seen in earlier runs stay known for --unseen.
+        let restarted = await client.restartInfinite()
+        restarted.notices.forEach { Terminal.note("postfeed: \($0)") }
+        let (catalog, signal) = await Interruption.run { [client] in await Self.loadCatalog(client) }
+        Terminal.endProgress()
+        if let signal {
+            Terminal.note("postfeed: interrupted by \(Interruption.name(of: signal)) while loading the catalog; nothing printed, nothing saved")
+            throw ExitCode(Interruption.exitStatus(for: signal))
+        }
+        let ranked: [Ranked]
+        switch catalog {
+        case .failure(let error): throw error
+        case .success(let loaded): ranked = loaded
+        }
+        let shown = Set(place.shownPostIDs)
+        let remaining = ranked.filter { !shown.contains($0.post.id) }
+        let pageSize = client.configuration.pageSize
+        let (wanted, overflow) = pages.multipliedReportingOverflow(by: pageSize)
+        let take = Array(remaining.prefix(overflow ? Int.max : wanted))
+        let firstRank = ranked.count - remaining.count + 1
+        let loads = ImageLoads(client: client, wait: imageWait)
+        defer { loads.cancel() }
+        if json {
+            let lines = await lines(for: take, loads: loads)
+            try JSONOutput.print(ListOutput(
+                mode: "infinite", order: "popularity", firstRank: firstRank, posts: lines, loaded: ranked.count,
+                totalCount: await client.infinite.totalCount, endReached: take.count == remaining.count,
+                stale: await client.infinite.isShowingStaleContent, notices: notices + restarted.notices))
+            place.shownPostIDs += take.map(\.post.id)
+            if !take.isEmpty { try place.save(in: folder) }
+        } else {
+            guard !take.isEmpty else {
+                print("All \(ranked.count) posts were printed by popularity; 'postfeed list --sort popularity --restart' starts over.")
+                return
+            }
+            print("Most popular first: \(firstRank)–\(firstRank + take.count - 1) of \(ranked.count) "
+                  + "(numbers are positions in the backend's list)")
+            // Page by page, the printed posts saved after each, never ahead of what was shown.
+            var start = 0
+            while start < take.count {
+                let chunk = Array(take[start..<min(take.count, start + pageSize)])
+                let text = await lines(for: chunk, loads: loads).map { PostRenderer.listEntry($0) + "\n" }.joined()
+                try StandardStream.output.write(text)
+                place.shownPostIDs += chunk.map(\.post.id)
+                try place.save(in: folder)
+                start += chunk.count
+            }
+            let printed = firstRank + take.count - 1
+            print(printed >= ranked.count
+                  ? "— end of the popularity order (\(ranked.count) posts) —"
+                  : "— \(printed) of \(ranked.count) posts by popularity; 'postfeed list --sort popularity' continues —")
+        }
+        if await client.infinite.isShowingStaleContent, let reason = await client.infinite.staleReason {
+            Terminal.note("postfeed: \(reason); some pages come from the cache and may be out of date")
+        }
+        try await finishImages(loads)
+    }
+
+    /// Lines for `posts`, with the images that arrive within the image wait.
+    private func lines(for posts: [Ranked], loads: ImageLoads) async -> [PostLine] {
+        var summaries = [ImageSummary?](repeating: nil, count: posts.count)
+        if fetchImages {
+            summaries = await loads.images(for: posts.map(\.post)).map(\.summary)
+        }
+        return zip(posts, summaries).map { ranked, image in
+            PostLine(position: PlaceConverter.saturatingAdd(ranked.position, 1), post: ranked.post, image: image)
+        }
+    }
+
+    /// Loads every page of the feed (page cache first), then orders its posts. A failure
+    /// after the first page ends the catalog there (the order covers what loaded); a failure
+    /// before any post is the result.
+    static func loadCatalog(_ client: FeedClient) async -> Result<[Ranked], any Error> {
+        let feed = client.infinite
+        do {
+            while await feed.hasMore {
+                let total = await feed.totalCount.map { " of \($0)" } ?? ""
+                Terminal.progress("loading the catalog for --sort popularity: \(await feed.count)\(total) posts…")
+                do {
+                    _ = try await feed.loadMore()
+                } catch {
+                    let loaded = await feed.count
+                    guard error.code != .cancelled, loaded > 0 else { throw error }
+                    Terminal.endProgress()
+                    Terminal.note("postfeed: the catalog stopped loading after post \(loaded): \(error); the order covers the posts loaded")
+                    break
+                }
+            }
+            let count = await feed.count
+            let posts = try await feed.posts(in: 0..<count)
+            let positions = await feed.listPositions(in: 0..<count)
+            let ranked = zip(posts, positions).map { Ranked(post: $0, position: $1) }
+            return .success(order(ranked))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Most popular first; equal popularity (and none, which counts as lowest) in the
+    /// backend's order.
+    static func order(_ posts: [Ranked]) -> [Ranked] {
+        posts.sorted { lhs, rhs in
+            let (l, r) = (lhs.post.popularity ?? -.infinity, rhs.post.popularity ?? -.infinity)
+            return l != r ? l > r : lhs.position < rhs.position
+        }
+    }
+}
