@@ -20,7 +20,8 @@ let previewBoxes = [
 /// library, area-averaged to fit), and `decode(_:as:)` at full size with the format forced
 /// (so the wrapper also sees bytes that do not sniff as `format`). Every call either
 /// returns or throws a one-line `ImageDecodingError`; what it returns must be consistent
-/// with the header.
+/// with the header. One input in four has its preview drawn in a terminal box of a few
+/// cells, as `show` and `browse` do.
 public func fuzzImageDecoding(_ format: ImageFormat, _ input: UnsafeRawBufferPointer) {
     let data = Data(input)
     let decoder = ImageDecoder(maximumPixelCount: fuzzPixelLimit)
@@ -40,6 +41,9 @@ public func fuzzImageDecoding(_ format: ImageFormat, _ input: UnsafeRawBufferPoi
         precondition(preview.width <= box.width && preview.height <= box.height,
                       "preview \(preview.size) does not fit in \(box)")
         precondition(preview.width > 0 && preview.height > 0, "empty preview \(preview.size)")
+        // One input in four goes on to the terminal, as a preview does: the decoded pixels
+        // (any aspect ratio, 1×N included) drawn into a few cells by libchafa.
+        if input.count % 4 == 0 { render(preview, seed: input.count / 4) }
     } catch {
         checkMessage(error)
     }
@@ -53,6 +57,16 @@ public func fuzzImageDecoding(_ format: ImageFormat, _ input: UnsafeRawBufferPoi
     } catch {
         checkMessage(error)
     }
+}
+
+/// Draws `image` with symbols or kitty into a small box of cells picked by `seed`.
+private func render(_ image: RGBAImage, seed: Int) {
+    let renderer = TerminalImageRenderer(imageProtocol: seed % 2 == 0 ? .symbols : .kitty)
+    let box = PixelSize(width: 1 + seed % 13, height: 1 + seed % 7)
+    let cells = renderer.cells(for: image.size, fittingIn: box)
+    precondition(cells.width >= 1 && cells.height >= 1 && cells.width <= box.width && cells.height <= box.height,
+                  "\(image.size) drawn in \(cells) cells, the box is \(box)")
+    precondition(!renderer.render(image, fittingIn: box).isEmpty, "nothing drawn for \(image.size) in \(box)")
 }
 
 /// Errors are one line and say something.
