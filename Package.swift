@@ -85,6 +85,7 @@ let package = Package(
                 "PostFeedModels",
                 "PostFeedHTTP",
                 "PostFeedCache",
+                "PostFeedImaging",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -104,6 +105,7 @@ let package = Package(
             name: "postfeed",
             dependencies: [
                 "PostFeed",
+                "PostFeedImaging",
                 "PostFeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -142,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PostFeedTests",
-            dependencies: ["PostFeed", "PostFeedServer"],
+            dependencies: ["PostFeed", "PostFeedImaging", "PostFeedServer"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -156,7 +156,8 @@ struct StateAndCacheCommandTests {
 
             // Then: nothing is expired or over the limit
             #expect(prune.succeeded, "\(prune)")
-            #expect(prune.outputLines.count == 2, "\(prune)")
+            #expect(prune.outputLines.count == 3, "images, pages, thumbnails: \(prune)")
+            #expect(prune.outputLines.last?.hasPrefix("ThumbnailCache: removed 0 whose image is gone or changed, 0 expired") == true, "\(prune)")
             #expect(prune.outputLines.first?.hasPrefix("ImageCache: removed 0 expired, 0 for size, 0 corrupt") == true, "\(prune)")
             #expect(prune.standardOutput.contains("\(images) entries"), "\(prune)")
             #expect(sandbox.cacheEntries(in: sandbox.imageCacheDirectory).count == images)

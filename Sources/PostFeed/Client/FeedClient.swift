@@ -36,6 +36,9 @@ public final class FeedClient: Sendable {
         public var imageCache: DiskCache.Configuration
         /// The page disk layer (`<root>/PageCache`). Default size limit 64 MiB.
         public var pageCache: DiskCache.Configuration
+        /// The thumbnail disk layer (`<root>/ThumbnailCache`): rendered previews. Default
+        /// size limit 32 MiB.
+        public var thumbnailCache: DiskCache.Configuration
         /// The image memory layer and cache keys.
         public var images: ImagePipeline.Configuration
         /// Infinite scroll: prefetch threshold, window, ordering.
@@ -54,6 +57,7 @@ public final class FeedClient: Sendable {
             http: HTTPClient.Configuration = HTTPClient.Configuration(),
             imageCache: DiskCache.Configuration = FeedStorage.defaultImageCache,
             pageCache: DiskCache.Configuration = FeedStorage.defaultPageCache,
+            thumbnailCache: DiskCache.Configuration = FeedStorage.defaultThumbnailCache,
             images: ImagePipeline.Configuration = ImagePipeline.Configuration(),
             infinite: InfiniteFeed.Configuration = InfiniteFeed.Configuration(),
             paged: PagedFeed.Configuration = PagedFeed.Configuration(),
@@ -65,6 +69,7 @@ public final class FeedClient: Sendable {
             self.http = http
             self.imageCache = imageCache
             self.pageCache = pageCache
+            self.thumbnailCache = thumbnailCache
             self.images = images
             self.infinite = infinite
             self.paged = paged
@@ -95,6 +100,12 @@ public final class FeedClient: Sendable {
     /// The page disk layer at ``CacheLocation/pageCache``, with the same fallback as
     /// ``imageCache``.
     public let pageCache: DiskCache
+    /// The thumbnail disk layer at ``CacheLocation/thumbnailCache``, with the same fallback
+    /// as ``imageCache``.
+    public let thumbnailCache: DiskCache
+    /// Image previews for a terminal, through ``thumbnailCache``: see
+    /// ``preview(for:fittingIn:style:priority:)``.
+    public let previews: ImagePreviewer
     /// The list-state files under ``CacheLocation/state``, one per mode.
     public let stateStore: ListStateStore
     /// The infinite-scroll mode.
@@ -127,6 +138,10 @@ public final class FeedClient: Sendable {
             at: location.imageCache, fallback: fallback, configuration: configuration.imageCache, logger: logger, fellBack: &fellBack)
         pageCache = try Self.openCache(
             at: location.pageCache, fallback: fallback, configuration: configuration.pageCache, logger: logger, fellBack: &fellBack)
+        thumbnailCache = try Self.openCache(
+            at: location.thumbnailCache, fallback: fallback, configuration: configuration.thumbnailCache, logger: logger,
+            fellBack: &fellBack)
+        previews = ImagePreviewer(thumbnails: ThumbnailCache(disk: thumbnailCache, originals: imageCache))
         fallbackCacheFolder = fellBack ? fallback : nil
         // One cached-HTTP path for pages and images; offline is its cache-only policy.
         let loader = CachedHTTPLoader(http: http, offline: configuration.offline, logger: Self.logger(logger, for: "loader"))
@@ -198,8 +213,9 @@ public final class FeedClient: Sendable {
         await http.shutdown()
         await imageCache.flush()
         await pageCache.flush()
+        await thumbnailCache.flush()
         // Hit and miss counts outlive the process, for `postfeed cache stats`.
-        for cache in [imageCache, pageCache] {
+        for cache in [imageCache, pageCache, thumbnailCache] {
             do { try cache.persistCounters() } catch { logger.debug("cannot persist cache counters: \(error)") }
         }
         if let fallbackCacheFolder { await remove(fallbackCacheFolder) }
@@ -221,6 +237,7 @@ public final class FeedClient: Sendable {
                 }
                 await imageCache.flush()
                 await pageCache.flush()
+                await thumbnailCache.flush()
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }

@@ -14,6 +14,8 @@ public struct FeedStorage: Sendable {
     public static let defaultImageCache = DiskCache.Configuration()
     /// The page disk layer's default settings (size limit 64 MiB).
     public static let defaultPageCache = DiskCache.Configuration(sizeLimit: 64 << 20)
+    /// The thumbnail disk layer's default settings (size limit 32 MiB).
+    public static let defaultThumbnailCache = DiskCache.Configuration(sizeLimit: 32 << 20)
 
     /// The cache root and its folders.
     public let location: CacheLocation
@@ -21,6 +23,8 @@ public struct FeedStorage: Sendable {
     public let imageCache: DiskCache
     /// `<root>/PageCache`.
     public let pageCache: DiskCache
+    /// `<root>/ThumbnailCache`: rendered previews, derived from ``imageCache`` entries.
+    public let thumbnailCache: DiskCache
     /// `<root>/State`: each list mode's saved place.
     public let stateStore: ListStateStore
 
@@ -29,23 +33,30 @@ public struct FeedStorage: Sendable {
     /// - Throws: ``FeedClientError`` `.cacheUnavailable` naming the folder that cannot be used.
     public init(
         location: CacheLocation, imageCache: DiskCache.Configuration = Self.defaultImageCache,
-        pageCache: DiskCache.Configuration = Self.defaultPageCache
+        pageCache: DiskCache.Configuration = Self.defaultPageCache,
+        thumbnailCache: DiskCache.Configuration = Self.defaultThumbnailCache
     ) throws(FeedClientError) {
         self.location = location
         self.imageCache = try Self.open(location.imageCache, imageCache)
         self.pageCache = try Self.open(location.pageCache, pageCache)
+        self.thumbnailCache = try Self.open(location.thumbnailCache, thumbnailCache)
         self.stateStore = ListStateStore(cacheRoot: location.root)
     }
 
     /// The same storage as a client with `configuration` uses.
     public init(_ configuration: FeedClient.Configuration) throws(FeedClientError) {
-        try self.init(location: configuration.cacheLocation, imageCache: configuration.imageCache, pageCache: configuration.pageCache)
+        try self.init(
+            location: configuration.cacheLocation, imageCache: configuration.imageCache, pageCache: configuration.pageCache,
+            thumbnailCache: configuration.thumbnailCache)
     }
 
-    /// Both disk layers by folder name, images first.
+    /// The disk layers by folder name: images, pages, thumbnails.
     public var diskCaches: [(name: String, cache: DiskCache)] {
-        [("ImageCache", imageCache), ("PageCache", pageCache)]
+        [("ImageCache", imageCache), ("PageCache", pageCache), ("ThumbnailCache", thumbnailCache)]
     }
+
+    /// The thumbnails, judged against the images they were made from.
+    public var thumbnails: ThumbnailCache { ThumbnailCache(disk: thumbnailCache, originals: imageCache) }
 
     private static func open(_ url: URL, _ configuration: DiskCache.Configuration) throws(FeedClientError) -> DiskCache {
         do {

@@ -6,7 +6,7 @@ import PostFeedCache
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Inspect and maintain the image and page caches (never the list state).",
+        abstract: "Inspect and maintain the image, page and thumbnail caches (never the list state).",
         discussion: """
             Examples:
               postfeed cache stats
@@ -31,11 +31,15 @@ struct CacheCommand: AsyncParsableCommand {
 
         var location: CacheLocation { CacheLocation.resolve(explicit: cacheDirectory) }
 
-        /// Both disk layers, by name, opened with the settings the client uses (the same
+        /// The disk layers, by name, opened with the settings the client uses (the same
         /// size limits, so `stats` and `prune` judge the caches as a run does).
         func openCaches() throws -> [(name: String, cache: DiskCache)] {
+            try openStorage().diskCaches
+        }
+
+        func openStorage() throws -> FeedStorage {
             do {
-                return try FeedStorage(location: location).diskCaches
+                return try FeedStorage(location: location)
             } catch {
                 throw CLIError("\(error)")
             }
@@ -86,22 +90,34 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Prune: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "prune", abstract: "Apply the size limit and expiry now.")
+        static let configuration = CommandConfiguration(
+            commandName: "prune",
+            abstract: "Apply the size limit and expiry now; remove thumbnails whose image is gone or changed.")
         @OptionGroup var options: Options
 
         func run() throws {
-            let reports = try options.openCaches().map { (name: $0.name, report: $0.cache.pruneCounted()) }
-            if options.json {
-                return try JSONOutput.print(Dictionary(uniqueKeysWithValues: reports.map { ($0.name, PruneJSON($0.report)) }))
+            let storage = try options.openStorage()
+            // First the images (their expiry can orphan thumbnails), then the orphans.
+            var reports: [(name: String, report: DiskCache.PruneReport, orphans: DiskCache.RemovalReport?)] = []
+            for (name, cache) in storage.diskCaches where cache !== storage.thumbnailCache {
+                reports.append((name, cache.pruneCounted(), nil))
             }
-            for (name, r) in reports {
-                print("\(name): removed \(r.expiredEntriesRemoved) expired, \(r.entriesEvictedForSize) for size, \(r.corruptEntriesRemoved) corrupt, \(r.obstructionsRemoved) in the way, \(r.temporaryFilesRemoved) temporary; freed \(ByteFormat.string(r.bytesFreed)); \(r.remainingEntries) entries (\(ByteFormat.string(r.remainingBytes))) left")
+            let orphans = storage.thumbnails.removeOrphans()
+            var thumbnails = storage.thumbnailCache.pruneCounted()
+            thumbnails.bytesFreed += orphans.bytesFreed
+            reports.append(("ThumbnailCache", thumbnails, orphans))
+            if options.json {
+                return try JSONOutput.print(Dictionary(uniqueKeysWithValues: reports.map { ($0.name, PruneJSON($0.report, orphans: $0.orphans)) }))
+            }
+            for (name, r, orphans) in reports {
+                let orphaned = orphans.map { "\($0.entriesRemoved) whose image is gone or changed, " } ?? ""
+                print("\(name): removed \(orphaned)\(r.expiredEntriesRemoved) expired, \(r.entriesEvictedForSize) for size, \(r.corruptEntriesRemoved) corrupt, \(r.obstructionsRemoved) in the way, \(r.temporaryFilesRemoved) temporary; freed \(ByteFormat.string(r.bytesFreed)); \(r.remainingEntries) entries (\(ByteFormat.string(r.remainingBytes))) left")
             }
         }
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every image and page entry. State/ is never touched.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every image, page and thumbnail entry. State/ is never touched.")
         @OptionGroup var options: Options
 
         func run() throws {
@@ -112,7 +128,7 @@ struct CacheCommand: AsyncParsableCommand {
                 cleared[name] = before
             }
             if options.json { return try JSONOutput.print(["removed": cleared]) }
-            print("removed \(cleared["ImageCache"] ?? 0) images and \(cleared["PageCache"] ?? 0) pages; \(options.location.state.path) kept")
+            print("removed \(cleared["ImageCache"] ?? 0) images and \(cleared["PageCache"] ?? 0) pages and \(cleared["ThumbnailCache"] ?? 0) thumbnails; \(options.location.state.path) kept")
         }
     }
 }
@@ -185,7 +201,10 @@ struct VerifyJSON: Encodable {
 struct PruneJSON: Encodable {
     var expiredEntriesRemoved, entriesEvictedForSize, corruptEntriesRemoved, obstructionsRemoved, temporaryFilesRemoved: Int
     var bytesFreed, remainingEntries, remainingBytes: Int
-    init(_ r: DiskCache.PruneReport) {
+    /// Thumbnails only: those whose image is no longer cached or has a new validator.
+    var orphansRemoved: Int?
+    init(_ r: DiskCache.PruneReport, orphans: DiskCache.RemovalReport? = nil) {
+        orphansRemoved = orphans?.entriesRemoved
         expiredEntriesRemoved = r.expiredEntriesRemoved
         entriesEvictedForSize = r.entriesEvictedForSize
         corruptEntriesRemoved = r.corruptEntriesRemoved

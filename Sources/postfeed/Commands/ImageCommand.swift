@@ -38,21 +38,8 @@ struct ImageCommand: AsyncParsableCommand {
             guard let image = await client.image(for: post) else {
                 throw CLIError("post \(id) has no image")
             }
-            guard let response = image.response else {
-                let reason = image.error.map { "\($0)" } ?? "unknown error"
-                throw CLIError("the image of post \(id) (\(image.url.absoluteString)) could not be had: \(reason)")
-            }
-            // The pipeline sniffed the bytes already: every image it delivers has a format.
-            let format = response.info.format
-            let destination = URL(fileURLWithPath: output ?? "\(id).\(format.fileExtension)")
-            do {
-                // Atomic: a reader never sees half a file; an ordinary file with the umask's mode.
-                try response.data.write(to: destination, options: .atomic)
-            } catch {
-                throw CLIError("could not write \(destination.path): \(error.localizedDescription)")
-            }
-            let what = format.rawValue.uppercased()
-            print("wrote \(destination.path) (\(what), \(response.data.count) bytes)")
+            let file = try OriginalImageFile.write(image, postID: id, to: output)
+            print(OriginalImageFile.summary(file, image))
         }
     }
 }

@@ -1,18 +1,29 @@
 import ArgumentParser
 import Foundation
 import PostFeed
+import PostFeedImaging
 
 struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Print one post in full, with its image's cached path and dimensions (the detail view).",
+        abstract: "Print one post in full, its image drawn above the text (the detail view).",
         discussion: """
+            On a terminal the image is drawn as wide as the window and at most half its \
+            height, with the protocol --images names (auto: kitty, iTerm2 or sixel when the \
+            terminal has one, else Unicode symbols). Piped, nothing is drawn unless --images \
+            names a protocol. A drawn preview is kept in the thumbnail cache: the next \
+            'show' at the same size draws it without decoding the image again.
+
             Examples:
               postfeed show 42
+              postfeed show 42 --images symbols
+              postfeed show 42 --images none
+              postfeed show 42 --open          writes ./42.png and opens it with xdg-open
               postfeed show 42 --json
             """)
 
     @OptionGroup var backend: BackendOptions
+    @OptionGroup var display: ImageDisplayOptions
 
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The post's id.", valueName: "id"))
     var idArgument: [String] = []
@@ -23,17 +34,66 @@ struct Show: AsyncParsableCommand {
         }
     }
 
-    @Flag(help: "Print JSON instead of text.")
+    @Flag(help: "Print JSON instead of text (no preview).")
     var json = false
+
+    @Flag(help: "Also write the original image to ./<id>.<ext> (as 'postfeed image' does) and open it with xdg-open.")
+    var open = false
 
     func run() async throws {
         let id = try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) ?? 0
         try await Session.run(backend) { client in
             let post = try await client.repository.post(id: id, cachePolicy: .useCache)
-            let image = await client.image(for: post).map(ImageSummary.init)
-            if json { return try JSONOutput.print(PostLine(position: 0, post: post, image: image).detailJSON) }
-            print(PostRenderer.detail(post, image: image))
+            let image = await client.image(for: post)
+            if json {
+                try JSONOutput.print(PostLine(position: 0, post: post, image: image.map(ImageSummary.init)).detailJSON)
+            } else {
+                if let response = image?.response {
+                    try await drawPreview(of: response, postID: id, client: client)
+                }
+                print(PostRenderer.detail(post, image: image.map(ImageSummary.init)))
+            }
+            if open {
+                guard let image else { throw CLIError("post \(id) has no image to open") }
+                try Self.open(image, postID: id)
+            }
         }
+    }
+
+    /// The preview above the text; an image that cannot be drawn is one line on stderr,
+    /// and the text follows as usual.
+    private func drawPreview(of response: ImageResponse, postID id: Int, client: FeedClient) async throws {
+        let style = display.style()
+        guard style.imageProtocol != .none else { return }
+        do {
+            let preview = try await client.previews.preview(of: response, fittingIn: ImageDisplayOptions.previewBox, style: style)
+            guard !preview.text.isEmpty else { return }
+            try StandardStream.output.write(preview.text + "\n")
+        } catch {
+            Terminal.note("postfeed: the image of post \(id) is not drawn: \(error)")
+        }
+    }
+
+    /// `--open`: the original as a file, handed to `xdg-open` when it is installed.
+    private static func open(_ image: PostImage, postID id: Int) throws {
+        let file = try OriginalImageFile.write(image, postID: id, to: nil)
+        guard let opener = ExecutableSearch.find("xdg-open") else {
+            Terminal.note("postfeed: xdg-open is not installed, so nothing opened the image; it is at \(file.path)")
+            return
+        }
+        let process = Process()
+        process.executableURL = opener
+        process.arguments = [file.path]
+        do {
+            try process.run()
+        } catch {
+            throw CLIError("could not run \(opener.path) \(file.path): \(error.localizedDescription); the image is at \(file.path)")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError("\(opener.path) \(file.path) failed (exit \(process.terminationStatus)); the image is at \(file.path)")
+        }
+        Terminal.note("postfeed: opened \(file.path) with \(opener.path)")
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedImaging
 
 /// What the process is connected to: decides between progress on a terminal and quiet,
 /// machine-readable output when piped.
@@ -25,10 +26,21 @@ enum Terminal {
     }
 
     /// Columns of the terminal, 80 when unknown.
-    static var width: Int {
+    static var width: Int { size.columns }
+
+    /// Columns and rows of the terminal on stdout, 80 × 24 when unknown.
+    static var size: (columns: Int, rows: Int) {
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return (80, 24) }
+        return (size.ws_col > 0 ? Int(size.ws_col) : 80, size.ws_row > 0 ? Int(size.ws_row) : 24)
+    }
+
+    /// One cell in pixels, when the terminal reports its size in pixels (many do not).
+    static var cellPixelSize: PixelSize? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+              size.ws_xpixel >= size.ws_col, size.ws_ypixel >= size.ws_row else { return nil }
+        return PixelSize(width: Int(size.ws_xpixel) / Int(size.ws_col), height: Int(size.ws_ypixel) / Int(size.ws_row))
     }
 }
 

@@ -44,6 +44,14 @@ enum EntryCodec {
     /// Reads only the footer and metadata of an open entry file (statistics, pruning):
     /// the metadata is verified, the body is not.
     static func readMetadata(of file: SystemFile, expectedName: String) throws(EntryDefect) -> CacheEntryMetadata {
+        try readMetadataAndFooter(of: file, expectedName: expectedName).metadata
+    }
+
+    /// ``readMetadata(of:expectedName:)`` with the footer it verified the metadata against
+    /// (whose body length and checksum describe the body without reading it).
+    static func readMetadataAndFooter(
+        of file: SystemFile, expectedName: String
+    ) throws(EntryDefect) -> (metadata: CacheEntryMetadata, footer: EntryFooter) {
         let size = try readingFile { () throws(SystemCallError) in Int(try file.status().st_size) }
         guard size >= EntryFooter.size else { throw .truncated(fileSize: size) }
         let footerBytes = try readingFile { () throws(SystemCallError) in
@@ -51,7 +59,7 @@ enum EntryCodec {
         }
         let footer = try EntryFooter.decode(footerBytes, fileSize: size)
         let json = try readingFile { () throws(SystemCallError) in try file.read(count: footer.metadataLength, at: footer.bodyLength) }
-        return try decodeMetadata(json, footer: footer, expectedName: expectedName)
+        return (try decodeMetadata(json, footer: footer, expectedName: expectedName), footer)
     }
 
     /// Reads a whole entry file of `size` bytes and decodes it.
