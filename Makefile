@@ -2,8 +2,8 @@
 #   make run    build, then show posts from the built-in fixture backend
 #   make test   build and run every test suite
 # (`make test-ci`, what CI runs, adds 30 s of fuzzing per parser after the tests.)
-# Both install what the build needs (libcurl4-openssl-dev, the image libraries; nginx and
-# tmux for the tests)
+# Both install what the build needs (libcurl4-openssl-dev, the image libraries, hiredis;
+# nginx, tmux and redis-server for the tests)
 # when it is missing, with sudo when not root.
 
 SWIFT ?= swift
@@ -12,9 +12,10 @@ POSTFEED := .build/debug/postfeed
 
 .PHONY: run test build release deps test-deps bench bench-browse fixtures clean
 
-# libcurl for HTTP; the image decoders and chafa for previews (PostFeedImaging).
+# libcurl for HTTP; the image decoders and chafa for previews (PostFeedImaging); hiredis
+# for the shared cache tier (PostFeedCache's RedisCache).
 # libchafa-dev's chafa.pc requires glib-2.0 but Debian's package does not depend on it.
-DEPS_PACKAGES := libcurl4-openssl-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev
+DEPS_PACKAGES := libcurl4-openssl-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev libhiredis-dev
 
 deps:
 	@missing=""; for p in $(DEPS_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -27,6 +28,10 @@ test-deps: deps
 	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then \
 		echo "make: installing nginx-light (the HTTP tests start it on a loopback port)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; \
+	fi
+	@if ! command -v redis-server >/dev/null 2>&1; then \
+		echo "make: installing redis-server (the shared-cache tests start it on a loopback port)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; \
 	fi
 	@if ! command -v tmux >/dev/null 2>&1; then \
 		echo "make: installing tmux (the browse tests drive a real terminal in it)"; \

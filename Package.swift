@@ -66,12 +66,15 @@ let package = Package(
             dependencies: ["CTurboJPEG", "CPNG", "CWebP", "CGIF", "CChafa"],
             swiftSettings: swiftSettings
         ),
+        // hiredis for the shared cache tier (RedisCache), imported by PostFeedCache only.
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // CRC-32C for the disk cache's entry checksums, on the CPU's CRC instruction.
         .target(name: "CChecksum"),
         .target(
             name: "PostFeedCache",
             dependencies: [
                 "CChecksum",
+                "CHiredis",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedCache
 
 // MARK: - Config file format
 //
@@ -97,7 +98,7 @@ extension BackendDescription {
 
     static let topLevelKeys = [
         "name", "identity", "preset", "baseURL", "postsPath", "postPath", "pagination", "items", "total", "end",
-        "fields", "maximumPageSize", "timeout", "maximumPageBytes",
+        "fields", "maximumPageSize", "timeout", "maximumPageBytes", "sharedCache",
     ]
 
     static func parse(_ root: ConfigObject, baseURL override: URL?) throws(BackendConfigurationError) -> BackendDescription {
@@ -160,6 +161,13 @@ extension BackendDescription {
             description.requestTimeout = seconds
         }
         if let bytes = try parseMaximumPageBytes(root) { description.maximumPageBodySize = bytes }
+        if let text = try root.string("sharedCache") {
+            do {
+                description.sharedCache = try RedisAddress(parsing: text)
+            } catch {
+                throw root.error("sharedCache", "\(error)")
+            }
+        }
         return description
     }
 

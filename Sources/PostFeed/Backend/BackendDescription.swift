@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedCache
 import PostFeedHTTP
 
 /// Everything PostFeed needs to know to page through one backend: where it is, how it
@@ -40,6 +41,9 @@ public struct BackendDescription: Sendable, Hashable {
     /// The longest one request to this backend may take, in seconds (a config file's
     /// `timeout`); `nil` leaves the HTTP client's default. See ``requestTimeouts(from:)``.
     public var requestTimeout: Double?
+    /// The shared cache tier for this backend's images (a config file's `sharedCache`,
+    /// `"redis://host:port[/db]"`); `nil`: none unless `--shared-cache` names one.
+    public var sharedCache: RedisAddress?
     /// The most bytes one page's body may hold (a config file's `maximumPageBytes`);
     /// default ``defaultMaximumPageBodySize``, 8 MiB. A larger body is abandoned while it
     /// streams in, with an error naming the page, its URL and this bound: a server that
@@ -65,6 +69,7 @@ public struct BackendDescription: Sendable, Hashable {
         self.maximumPageSize = maximumPageSize
         self.fixedIdentity = nil
         self.requestTimeout = nil
+        self.sharedCache = nil
         self.maximumPageBodySize = Self.defaultMaximumPageBodySize
     }
 

@@ -47,6 +47,10 @@ public final class FeedClient: Sendable {
         public var paged: PagedFeed.Configuration
         /// Never touch the network: pages and images come from the caches only.
         public var offline: Bool
+        /// The shared cache tier behind the image disk layer (Redis), or `nil` (default):
+        /// memory → disk → Redis → network. The client puts its keys under
+        /// `<namespace>images:` and sends its warning to the client's logger.
+        public var sharedCache: RedisCache.Configuration?
 
         /// Defaults: 20 posts per page, a 64 MiB page cache, online; every other part with
         /// its own configuration's defaults.
@@ -61,7 +65,8 @@ public final class FeedClient: Sendable {
             images: ImagePipeline.Configuration = ImagePipeline.Configuration(),
             infinite: InfiniteFeed.Configuration = InfiniteFeed.Configuration(),
             paged: PagedFeed.Configuration = PagedFeed.Configuration(),
-            offline: Bool = false
+            offline: Bool = false,
+            sharedCache: RedisCache.Configuration? = nil
         ) {
             self.backend = backend
             self.pageSize = pageSize
@@ -74,6 +79,7 @@ public final class FeedClient: Sendable {
             self.infinite = infinite
             self.paged = paged
             self.offline = offline
+            self.sharedCache = sharedCache
         }
     }
 
@@ -106,6 +112,8 @@ public final class FeedClient: Sendable {
     /// Image previews for a terminal, through ``thumbnailCache``: see
     /// ``preview(for:fittingIn:style:priority:)``.
     public let previews: ImagePreviewer
+    /// The shared image tier (``Configuration/sharedCache``), or `nil`.
+    public let sharedImageCache: RedisCache?
     /// The list-state files under ``CacheLocation/state``, one per mode.
     public let stateStore: ListStateStore
     /// The infinite-scroll mode.
@@ -157,8 +165,16 @@ public final class FeedClient: Sendable {
         let imageKey = imageConfiguration.cacheKey
         let backend = configuration.backend
         imageConfiguration.cacheKey = { url in backend.cacheKey(imageKey(url)) }
+        sharedImageCache = configuration.sharedCache.map { shared in
+            var shared = shared
+            shared.namespace += "images:"
+            let sharedLogger = Self.logger(logger, for: "shared-cache")
+            shared.warningHandler = { message in sharedLogger.warning("\(message)") }
+            return RedisCache(configuration: shared)
+        }
         images = ImagePipeline(
-            loader: loader, disk: imageCache, configuration: imageConfiguration, logger: Self.logger(logger, for: "images"))
+            loader: loader, disk: imageCache, shared: sharedImageCache, configuration: imageConfiguration,
+            logger: Self.logger(logger, for: "images"))
         stateStore = ListStateStore(cacheRoot: location.root)
         // Offline, the feeds' image prefetches only warm the memory layer from the disk.
         infinite = InfiniteFeed(
@@ -214,6 +230,7 @@ public final class FeedClient: Sendable {
         await imageCache.flush()
         await pageCache.flush()
         await thumbnailCache.flush()
+        await sharedImageCache?.flush()
         // Hit and miss counts outlive the process, for `postfeed cache stats`.
         for cache in [imageCache, pageCache, thumbnailCache] {
             do { try cache.persistCounters() } catch { logger.debug("cannot persist cache counters: \(error)") }

@@ -75,28 +75,30 @@ public actor ImagePipeline {
     ///   - downloadsFolder: where bodies are streamed before `disk` adopts them, on its file
     ///     system; `nil` holds bodies in memory. Defaults to a ``DiskCache``'s
     ///     ``DiskCache/temporaryDirectory``.
+    ///   - shared: the shared tier behind `disk` (Redis), or `nil` (default).
     public init(
         loader: any HTTPLoading,
         disk: (any DataCaching)?,
+        shared: RedisCache? = nil,
         downloadsFolder: URL? = nil,
         configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "postfeed.images")
     ) {
         self.init(
-            loader: CachedHTTPLoader(http: loader, now: configuration.now, logger: logger), disk: disk,
+            loader: CachedHTTPLoader(http: loader, now: configuration.now, logger: logger), disk: disk, shared: shared,
             downloadsFolder: downloadsFolder, configuration: configuration, logger: logger)
     }
 
     /// A pipeline on `loader`, which a ``FeedClient`` shares with its repository.
     init(
-        loader: CachedHTTPLoader, disk: (any DataCaching)?, downloadsFolder: URL? = nil,
+        loader: CachedHTTPLoader, disk: (any DataCaching)?, shared: RedisCache? = nil, downloadsFolder: URL? = nil,
         configuration: Configuration = Configuration(), logger: Logger = Logger(label: "postfeed.images")
     ) {
         self.loader = loader
         self.disk = disk
         // A read-only or full disk degrades to memory only, with one warning.
         let warned = Atomic<Bool>(false)
-        self.responses = PlainResponseCache(name: "images", cache: disk) { error, _ in
+        self.responses = PlainResponseCache(name: "images", cache: disk, shared: shared) { error, _ in
             if !warned.exchange(true, ordering: .relaxed) {
                 logger.warning("image disk cache unavailable, keeping images in memory only: \(error)")
             }

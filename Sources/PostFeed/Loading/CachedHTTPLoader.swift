@@ -68,6 +68,8 @@ final class CachedHTTPLoader: Sendable {
         var stored: Bool
         /// Until when the response is fresh (``HTTPFreshness``), computed once here.
         var expiresAt: Date
+        /// The metadata stored with the body, when it was stored.
+        var metadata: CacheEntryMetadata? = nil
     }
 
     /// Why no answer.
@@ -150,7 +152,7 @@ final class CachedHTTPLoader: Sendable {
         }
         // A reload never joins a conditional flight (it would get a 304 or a stale copy).
         let result = await joinFlight(policy == .reload ? flightKey + "\nreload" : flightKey) { [self] in
-            await fetch(request, policy: policy, entry: entry, in: cache, flightKey: flightKey, validate: validate)
+            await fetchThroughSharedTier(request, policy: policy, entry: entry, in: cache, flightKey: flightKey, validate: validate)
         }
         return try result.get()
     }
@@ -278,7 +280,8 @@ final class CachedHTTPLoader: Sendable {
         }
     }
 
-    private func fetch(
+    /// Fetches from the origin (the network), revalidating `entry` when there is one.
+    func fetchFromOrigin(
         _ request: Request, policy: CachePolicy, entry: DiskCacheEntry?, in cache: some ResponseCache, flightKey: String,
         validate: Validator?
     ) async -> Result<Outcome, Failure> {
@@ -342,6 +345,7 @@ final class CachedHTTPLoader: Sendable {
             accepted = nil
         }
         var stored = false
+        var storedMetadata: CacheEntryMetadata?
         if freshness.isStorable {
             var attributes = request.attributes.merging(accepted?.attributes ?? [:]) { _, new in new }
             for name in request.keptHeaders {
@@ -355,13 +359,15 @@ final class CachedHTTPLoader: Sendable {
             do {
                 try await cache.store(response.body, metadata: metadata, forKey: request.key)
                 stored = true
+                storedMetadata = metadata
                 markFetched(flightKey)
             } catch {
                 cache.writeFailed(error, key: request.key)
             }
         }
         return .success(.fetched(Fetched(
-            body: body, headers: response.headers, accepted: accepted, stored: stored, expiresAt: freshness.expiresAt)))
+            body: body, headers: response.headers, accepted: accepted, stored: stored, expiresAt: freshness.expiresAt,
+            metadata: storedMetadata)))
     }
 
     private func send(_ request: HTTPRequest, downloadsFolder: URL?) async throws(HTTPClientError) -> Response {

@@ -20,9 +20,14 @@ protocol ResponseCache: Sendable {
     func remove(forKey key: String)
     /// A write failed (read-only or full disk): the response is still used, uncached.
     func writeFailed(_ error: any Error, key: String)
+    /// The shared tier behind this cache (Redis), or `nil`.
+    var shared: RedisCache? { get }
 }
 
 extension ResponseCache {
+    /// No shared tier unless the cache names one.
+    var shared: RedisCache? { nil }
+
     /// Writes `body` into `cache` as one job on its write queue: `prepare` completes the
     /// metadata and `afterwards` follows the write, both on the queue too.
     func store(
@@ -69,8 +74,20 @@ struct NoDiskLayer: Error {}
 struct PlainResponseCache: ResponseCache {
     let name: String
     let cache: (any DataCaching)?
+    /// The shared tier behind `cache`, if any.
+    let shared: RedisCache?
     /// Called for each failed write.
     let onWriteFailure: @Sendable (any Error, String) -> Void
+
+    init(
+        name: String, cache: (any DataCaching)?, shared: RedisCache? = nil,
+        onWriteFailure: @escaping @Sendable (any Error, String) -> Void
+    ) {
+        self.name = name
+        self.cache = cache
+        self.shared = shared
+        self.onWriteFailure = onWriteFailure
+    }
 
     func liveEntry(forKey key: String) -> DiskCacheEntry? { cache?.entry(forKey: key) }
 

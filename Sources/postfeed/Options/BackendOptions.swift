@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostFeed
+import PostFeedCache
 
 /// Options every feed command shares: which backend, which cache, which page size.
 struct BackendOptions: ParsableArguments {
@@ -40,6 +41,13 @@ struct BackendOptions: ParsableArguments {
         help: ArgumentHelp("Seconds one request may take at most (connecting and stalls included; default 60, or the --backend file's).", valueName: "seconds"))
     var timeout: Double?
 
+    @Option(
+        name: .customLong("shared-cache"),
+        help: ArgumentHelp(
+            "A Redis shared by several instances, behind the disk cache: images found there are not fetched, and one instance fetches what none has (default: none, or the --backend file's sharedCache).",
+            valueName: "redis://host:port[/db]"))
+    var sharedCache: String?
+
     @Flag(name: .customLong("offline"), help: "Use only what the caches hold; never touch the network.")
     var offline = false
 
@@ -50,6 +58,9 @@ struct BackendOptions: ParsableArguments {
         try Self.validateCacheDirectory(cacheDirectory)
         if let timeout, !(timeout.isFinite && timeout > 0 && timeout <= BackendDescription.maximumRequestTimeout) {
             throw ValidationError("--timeout \(timeout) is out of range; give seconds above 0, at most \(Int(BackendDescription.maximumRequestTimeout)).")
+        }
+        if let sharedCache {
+            do { _ = try RedisAddress(parsing: sharedCache) } catch { throw ValidationError("--shared-cache: \(error)") }
         }
         guard (1...100).contains(pageSize) else {
             throw ValidationError("--page-size \(pageSize) is out of range; use 1…100.")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PostFeed
+import PostFeedCache
 import PostFeedServer
 
 /// One command's wiring: the backend (the built-in fixture backend when no --base-url),
@@ -67,6 +68,10 @@ struct Session {
             // --timeout wins over the backend file's; both bound every request of the run.
             if let seconds = options.timeout ?? backend.requestTimeout {
                 configuration.limitRequests(toSeconds: seconds)
+            }
+            // --shared-cache wins over the backend file's sharedCache.
+            if let address = try options.sharedCache.map({ text throws in try RedisAddress(parsing: text) }) ?? backend.sharedCache {
+                configuration.sharedCache = RedisCache.Configuration(address: address)
             }
             configure(&configuration)
             let client = try FeedClient(configuration)

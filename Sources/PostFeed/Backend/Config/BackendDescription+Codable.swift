@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedCache
 
 /// `Codable` in the config-file format, every field written out, so an encoded
 /// description is also a valid config file and decodes to an equal description.
@@ -41,6 +42,7 @@ extension BackendDescription: Codable {
         ]
         if let fixedIdentity { object["identity"] = .string(fixedIdentity) }
         if let requestTimeout { object["timeout"] = .double(requestTimeout) }
+        if let sharedCache { object["sharedCache"] = .string(sharedCache.description) }
         var total: [String: JSONValue] = [:]
         if let header = self.total.header { total["header"] = .string(header) }
         if let bodyField = self.total.bodyField { total["bodyField"] = .string(bodyField) }

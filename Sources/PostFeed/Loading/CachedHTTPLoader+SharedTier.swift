@@ -1,0 +1,60 @@
+import Foundation
+import PostFeedCache
+
+/// The shared tier (Redis) between the disk layer and the network: memory → disk → Redis →
+/// network.
+///
+/// On a disk miss, the entry is looked up in Redis; a hit is written to the disk layer and
+/// served (or revalidated, when expired). On a Redis miss, one instance across the fleet
+/// takes the fetch lease and fetches; the others wait for its value
+/// (``RedisCache/entryOrLease(forKey:)``). What the origin answered is shared back. Redis
+/// failing never fails a load: every shared-tier step degrades to the plain fetch.
+/// Offline loads (``CachePolicy/cacheOnly``) and reloads never consult it.
+extension CachedHTTPLoader {
+    func fetchThroughSharedTier(
+        _ request: Request, policy: CachePolicy, entry: DiskCacheEntry?, in cache: some ResponseCache, flightKey: String,
+        validate: Validator?
+    ) async -> Result<Outcome, Failure> {
+        guard entry == nil, policy != .reload, policy != .cacheOnly, let shared = cache.shared else {
+            return await fetchFromOrigin(request, policy: policy, entry: entry, in: cache, flightKey: flightKey, validate: validate)
+        }
+        switch await shared.entryOrLease(forKey: request.key) {
+        case .hit(let found):
+            do {
+                try await cache.store(.data(found.data), metadata: found.metadata, forKey: request.key)
+            } catch {
+                cache.writeFailed(error, key: request.key)
+            }
+            if !found.isExpired(at: now()) {
+                return .success(.cached(found, revalidated: false, stale: nil))
+            }
+            let result = await fetchFromOrigin(request, policy: policy, entry: found, in: cache, flightKey: flightKey, validate: validate)
+            await share(result, forKey: request.key, in: shared)
+            return result
+        case .lease(let lease):
+            let result = await fetchFromOrigin(request, policy: policy, entry: nil, in: cache, flightKey: flightKey, validate: validate)
+            await share(result, forKey: request.key, in: shared)
+            await shared.release(lease)
+            return result
+        case .fetch:
+            let result = await fetchFromOrigin(request, policy: policy, entry: nil, in: cache, flightKey: flightKey, validate: validate)
+            await share(result, forKey: request.key, in: shared)
+            return result
+        }
+    }
+
+    /// Writes what the origin gave — a stored `2xx`, or an entry a `304` refreshed — to the
+    /// shared tier (entries over its size cap stay local).
+    private func share(_ result: Result<Outcome, Failure>, forKey key: String, in shared: RedisCache) async {
+        guard case .success(let outcome) = result else { return }
+        switch outcome {
+        case .fetched(let fetched):
+            guard fetched.stored, let metadata = fetched.metadata else { return }
+            await shared.share(DiskCacheEntry(data: fetched.body, metadata: metadata), forKey: key)
+        case .cached(let entry, revalidated: true, _):
+            await shared.share(entry, forKey: key)
+        case .cached, .status:
+            return
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+
+extension RedisCache {
+    /// A fetch lease this instance holds: release it with ``release(_:)`` after sharing the
+    /// value (or failing to get one).
+    public struct Lease: Sendable, Equatable {
+        /// The cache key it covers.
+        public let key: String
+        /// This holder's random token: only its holder releases it.
+        let token: String
+    }
+
+    /// What ``entryOrLease(forKey:)`` found.
+    public enum LookupResult: Sendable {
+        /// The entry, verified (fresh or not: check ``DiskCacheEntry/isExpired(at:)``).
+        case hit(DiskCacheEntry)
+        /// Nothing in Redis and this instance now holds the fetch lease: fetch from the
+        /// origin, ``share(_:forKey:)`` the entry, then ``release(_:)``.
+        case lease(Lease)
+        /// Fetch from the origin without a lease: Redis cannot answer now, or another
+        /// instance's lease ended without a value.
+        case fetch
+    }
+
+    /// Releases `key`'s lease only if this instance still holds it (a one-key script:
+    /// compare the token, delete), so a lease that expired and was taken by another
+    /// instance is left alone.
+    static let releaseScript = """
+        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end
+        """
+
+    /// Looks `key` up and, on a miss, makes sure one instance fetches it: takes the fetch
+    /// lease (`SET lease:… NX PX`), or, when another instance holds it, waits for its value
+    /// (polling every ``Configuration/leasePollInterval``) until the value arrives or the
+    /// lease is gone — released without a value, or expired because its holder died —, and
+    /// then tries again (at most three rounds, then ``LookupResult/fetch``).
+    public func entryOrLease(forKey key: String) async -> LookupResult {
+        for _ in 0..<3 {
+            let get = await link.run([Data("GET".utf8), Data(redisKey(forKey: key).utf8)])
+            guard case .success(let reply) = get else { return .fetch }
+            if let entry = decode(reply, key: key) { return .hit(entry) }
+            if case .string = reply { _ = await link.run([Data("DEL".utf8), Data(redisKey(forKey: key).utf8)]) }
+
+            let token = UUID().uuidString
+            let take = await link.run([
+                Data("SET".utf8), Data(leaseKey(forKey: key).utf8), Data(token.utf8), Data("NX".utf8), Data("PX".utf8),
+                Data(String(RedisLink.milliseconds(configuration.leaseDuration)).utf8),
+            ])
+            switch take {
+            case .success(.status):
+                link.counters.withLock { $0.leasesTaken += 1 }
+                return .lease(Lease(key: key, token: token))
+            case .success:
+                break  // held by another instance: wait for its value
+            case .failure:
+                return .fetch
+            }
+            link.counters.withLock { $0.leaseWaits += 1 }
+            switch await waitForValue(forKey: key) {
+            case .some(.some(let entry)):
+                link.counters.withLock { $0.leaseWaitHits += 1 }
+                return .hit(entry)
+            case .some(.none): continue  // the lease ended without a value: try again
+            case .none: return .fetch
+            }
+        }
+        return .fetch
+    }
+
+    /// Releases `lease` if this instance still holds it.
+    public func release(_ lease: Lease) async {
+        _ = await link.run([
+            Data("EVAL".utf8), Data(Self.releaseScript.utf8), Data("1".utf8), Data(leaseKey(forKey: lease.key).utf8),
+            Data(lease.token.utf8),
+        ])
+    }
+
+    /// Polls for `key`'s value while its lease lasts: `.some(entry)` when it arrived,
+    /// `.some(nil)` when the lease ended without one, `nil` when Redis stopped answering,
+    /// the task was cancelled or the wait passed twice the lease duration.
+    private func waitForValue(forKey key: String) async -> DiskCacheEntry?? {
+        let deadline = ContinuousClock.now + configuration.leaseDuration * 2
+        while ContinuousClock.now < deadline {
+            do { try await Task.sleep(for: configuration.leasePollInterval) } catch { return nil }
+            let get = await link.run([Data("GET".utf8), Data(redisKey(forKey: key).utf8)])
+            guard case .success(let reply) = get else { return nil }
+            if case .string = reply {
+                if let entry = decode(reply, key: key) { return .some(entry) }
+                _ = await link.run([Data("DEL".utf8), Data(redisKey(forKey: key).utf8)])
+                return .some(nil)
+            }
+            let held = await link.run([Data("EXISTS".utf8), Data(leaseKey(forKey: key).utf8)])
+            guard case .success(let exists) = held else { return nil }
+            if exists == .integer(0) { return .some(nil) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,50 @@
+/// A shared cache tier operation that failed, as one line naming the address or key and
+/// what to do.
+public struct RedisCacheError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: Sendable, Hashable {
+        /// The `redis://` address cannot be read.
+        case badAddress
+        /// Redis is down, too slow (past the timeout) or the connection broke.
+        case unavailable
+        /// Redis refused the write: out of memory under `noeviction`.
+        case full
+        /// Redis answered with another error.
+        case failed
+        /// The entry is larger than the tier's size cap: it stays local.
+        case tooLarge
+        /// No entry for the key (``RedisCache/updateMetadata(forKey:_:)``).
+        case entryNotFound
+        /// What a shared tier does not do (``RedisCache/removeAll()``).
+        case unsupported
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// What failed and what to do.
+    public let message: String
+
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The one-line message.
+    public var description: String { message }
+}
+
+/// Why one command got no usable reply, as the link sees it.
+enum RedisFailure: Error, Sendable {
+    /// No connection, a timeout or a broken connection: the tier is skipped for a while.
+    case unavailable(String)
+    /// An `OOM` error reply: Redis is full and refuses writes.
+    case full(String)
+    /// Any other error reply.
+    case failed(String)
+
+    var message: String {
+        switch self {
+        case .unavailable(let text), .full(let text), .failed(let text): text
+        }
+    }
+}
