@@ -91,18 +91,25 @@ final class PageCacheStore: ResponseCache {
 
     func liveEntry(forKey key: String) -> DiskCacheEntry? { entry(forKey: key) }
 
-    /// Stores a body stamped with the current generation, and indexes its key, as one job
-    /// on the cache's write queue.
-    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String) async throws {
-        try await store(body, metadata: metadata, forKey: key, in: cache) { [self] metadata in
-            metadata.attributes[Self.generationAttribute] = currentGeneration()
+    func generation() -> String? { currentGeneration() }
+
+    /// Stores a body stamped with `generation`, the one current when its load started, and
+    /// indexes its key, as one job on the cache's write queue. A body whose load started
+    /// before an invalidation (``invalidate()``) is not stored: ``GenerationChanged``. (Should
+    /// an invalidation land between that check and the write, the entry carries the old
+    /// stamp and is dead all the same.)
+    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String, generation: String?) async throws {
+        let stamp = generation ?? currentGeneration()
+        guard stamp == currentGeneration() else { throw GenerationChanged() }
+        try await store(body, metadata: metadata, forKey: key, in: cache) { metadata in
+            metadata.attributes[Self.generationAttribute] = stamp
         } then: { [self] in
             addToIndex(key)
         }
     }
 
-    func refresh(forKey key: String, expiresAt: Date?, etag: String?, lastModified: String?) async {
-        await refresh(forKey: key, expiresAt: expiresAt, etag: etag, lastModified: lastModified, in: cache)
+    func refresh(forKey key: String, revalidated: CacheEntryMetadata, to refreshed: CacheEntryMetadata) async {
+        await refresh(forKey: key, revalidated: revalidated, to: refreshed, in: cache)
     }
 
     /// A page that could not be stored is still returned; only its caching failed (the
