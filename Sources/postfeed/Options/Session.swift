@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PostFeed
+import PostFeedHTTP
 import PostFeedServer
 
 /// One command's wiring: the backend (the built-in fixture backend when no --base-url),
@@ -67,6 +68,16 @@ struct Session {
             // --timeout wins over the backend file's; both bound every request of the run.
             if let seconds = options.timeout ?? backend.requestTimeout {
                 configuration.limitRequests(toSeconds: seconds)
+            }
+            if let proxy = options.proxy {
+                configuration.http.proxy = ProxyOption.settings(proxy)
+            } else if server != nil {
+                // The built-in backend is in this process, on loopback: a proxy from the
+                // environment could not reach it, or would only get in the way.
+                configuration.http.proxy = HTTPProxySettings(origin: "the built-in backend is on loopback")
+            }
+            if !options.offline {
+                Logger(label: "postfeed").debug("\(configuration.http.proxy.summary)")
             }
             configure(&configuration)
             let client = try FeedClient(configuration)
