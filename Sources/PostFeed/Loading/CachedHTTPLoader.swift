@@ -141,7 +141,7 @@ final class CachedHTTPLoader: Sendable {
         async throws(Failure) -> Outcome
     {
         let policy = effective(request.policy)
-        let generation = cache.generation()
+        let generation = await cache.generation()
         let flightKey = cache.name + "\n" + (generation.map { $0 + "\n" } ?? "") + request.key
         let entry = policy == .reload ? nil : cache.liveEntry(forKey: request.key)
         if let entry {

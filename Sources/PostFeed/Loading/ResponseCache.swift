@@ -13,7 +13,7 @@ protocol ResponseCache: Sendable {
     func liveEntry(forKey key: String) -> DiskCacheEntry?
     /// What the cache's live entries belong to now (the page cache's generation token), read
     /// when a load starts; `nil` for a cache that is never invalidated as a whole.
-    func generation() -> String?
+    func generation() async -> String?
     /// Stores a body, from memory or adopted from a file on the cache's file system, with
     /// the owner's own attributes added, on the cache's write queue; returns once stored.
     /// Throws ``GenerationChanged`` without storing when `generation` (read as the load
@@ -56,9 +56,9 @@ extension ResponseCache {
         forKey key: String, revalidated: CacheEntryMetadata, to refreshed: CacheEntryMetadata, in cache: any DataCaching
     ) async {
         await cache.performWrite {
-            // Checked first, so a newer entry is not rewritten at all; checked again inside
-            // the update, which reapplies it if a writer replaced the entry in between.
-            guard let current = cache.entry(forKey: key), Self.isSameEntry(current.metadata, as: revalidated) else { return }
+            // Checked inside the update, which reapplies it if a writer replaces the entry
+            // meanwhile. (A newer entry is then rewritten as it is: no read beforehand, which
+            // would count as a cache hit in `cache stats`.)
             try? cache.updateMetadata(forKey: key) { stored in
                 guard Self.isSameEntry(stored, as: revalidated) else { return }
                 stored.expiresAt = refreshed.expiresAt
@@ -103,7 +103,7 @@ struct PlainResponseCache: ResponseCache {
     func liveEntry(forKey key: String) -> DiskCacheEntry? { cache?.entry(forKey: key) }
 
     /// Images are never invalidated as a whole.
-    func generation() -> String? { nil }
+    func generation() async -> String? { nil }
 
     func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String, generation: String?) async throws {
         guard let cache else { throw NoDiskLayer() }

@@ -91,19 +91,27 @@ final class PageCacheStore: ResponseCache {
 
     func liveEntry(forKey key: String) -> DiskCacheEntry? { entry(forKey: key) }
 
-    func generation() -> String? { currentGeneration() }
+    /// The current generation token; when there is none yet (a new cache), it is made on
+    /// the write queue, like every write of this store.
+    func generation() async -> String? {
+        if let token = readGeneration() { return token }
+        return await cache.performWrite { [self] in currentGeneration() }
+    }
 
-    /// Stores a body stamped with `generation`, the one current when its load started, and
-    /// indexes its key, as one job on the cache's write queue. A body whose load started
-    /// before an invalidation (``invalidate()``) is not stored: ``GenerationChanged``. (Should
-    /// an invalidation land between that check and the write, the entry carries the old
-    /// stamp and is dead all the same.)
+    /// Stores a body stamped with the current generation, and indexes its key, as one job
+    /// on the cache's write queue. A body whose load started under another generation
+    /// (`generation`, read as it started; an ``invalidate()`` came since) is not stored:
+    /// ``GenerationChanged``.
     func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String, generation: String?) async throws {
-        let stamp = generation ?? currentGeneration()
-        guard stamp == currentGeneration() else { throw GenerationChanged() }
-        try await store(body, metadata: metadata, forKey: key, in: cache) { metadata in
-            metadata.attributes[Self.generationAttribute] = stamp
-        } then: { [self] in
+        try await cache.performWrite { [self] () throws(any Error) in
+            let current = currentGeneration()
+            if generation != current { throw GenerationChanged() }
+            var metadata = metadata
+            metadata.attributes[Self.generationAttribute] = current
+            switch body {
+            case .data(let data): try cache.store(data, metadata: metadata, forKey: key)
+            case .file(let file): try cache.storeFile(at: file, metadata: metadata, forKey: key)
+            }
             addToIndex(key)
         }
     }
