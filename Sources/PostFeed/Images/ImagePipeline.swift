@@ -67,6 +67,8 @@ public actor ImagePipeline {
     private let configuration: Configuration
     private let logger: Logger
     private var prefetches: [String: Task<Void, Never>] = [:]
+    /// Set by ``cancelPrefetching()``: no prefetch starts after it.
+    private var prefetchingStopped = false
 
     /// - Parameters:
     ///   - loader: the network layer (``HTTPClient``, or any ``HTTPLoading``).
@@ -134,8 +136,10 @@ public actor ImagePipeline {
         disk?.fileURL(forKey: configuration.cacheKey(url))
     }
 
-    /// Loads `urls` into the caches at low priority. Already cached or in-flight URLs cost nothing.
+    /// Loads `urls` into the caches at low priority. Already cached or in-flight URLs cost
+    /// nothing; after ``cancelPrefetching()``, nothing is started.
     public func prefetch(_ urls: [URL]) {
+        guard !prefetchingStopped else { return }
         for url in urls {
             let key = configuration.cacheKey(url)
             guard prefetches[key] == nil, memory.object(forKey: key) == nil else { continue }
@@ -152,8 +156,12 @@ public actor ImagePipeline {
         while let task = prefetches.values.first { await task.value }
     }
 
-    /// Cancels every prefetch still queued or running.
+    /// Cancels every prefetch still queued or running, and starts none from now on: a
+    /// prefetch handed over late (a page's images, after the page prefetch ended) must not
+    /// start while the process shuts down and make it wait. Call it on exit; ``image(for:priority:)``
+    /// keeps working.
     public func cancelPrefetching() {
+        prefetchingStopped = true
         prefetches.values.forEach { $0.cancel() }
         prefetches.removeAll()
     }

@@ -12,32 +12,32 @@ import PostFeedCache
 /// Offline loads (``CachePolicy/cacheOnly``) and reloads never consult it.
 extension CachedHTTPLoader {
     func fetchThroughSharedTier(
-        _ request: Request, policy: CachePolicy, entry: DiskCacheEntry?, in cache: some ResponseCache, flightKey: String,
-        validate: Validator?
+        _ request: Request, policy: CachePolicy, entry: DiskCacheEntry?, in cache: some ResponseCache, generation: String?,
+        flightKey: String, validate: Validator?
     ) async -> Result<Outcome, Failure> {
         guard entry == nil, policy != .reload, policy != .cacheOnly, let shared = cache.shared else {
-            return await fetchFromOrigin(request, policy: policy, entry: entry, in: cache, flightKey: flightKey, validate: validate)
+            return await fetchFromOrigin(request, policy: policy, entry: entry, in: cache, generation: generation, flightKey: flightKey, validate: validate)
         }
         switch await shared.entryOrLease(forKey: request.key) {
         case .hit(let found):
             do {
-                try await cache.store(.data(found.data), metadata: found.metadata, forKey: request.key)
+                try await cache.store(.data(found.data), metadata: found.metadata, forKey: request.key, generation: generation)
             } catch {
                 cache.writeFailed(error, key: request.key)
             }
             if !found.isExpired(at: now()) {
                 return .success(.cached(found, revalidated: false, stale: nil))
             }
-            let result = await fetchFromOrigin(request, policy: policy, entry: found, in: cache, flightKey: flightKey, validate: validate)
+            let result = await fetchFromOrigin(request, policy: policy, entry: found, in: cache, generation: generation, flightKey: flightKey, validate: validate)
             await share(result, forKey: request.key, in: shared)
             return result
         case .lease(let lease):
-            let result = await fetchFromOrigin(request, policy: policy, entry: nil, in: cache, flightKey: flightKey, validate: validate)
+            let result = await fetchFromOrigin(request, policy: policy, entry: nil, in: cache, generation: generation, flightKey: flightKey, validate: validate)
             await share(result, forKey: request.key, in: shared)
             await shared.release(lease)
             return result
         case .fetch:
-            let result = await fetchFromOrigin(request, policy: policy, entry: nil, in: cache, flightKey: flightKey, validate: validate)
+            let result = await fetchFromOrigin(request, policy: policy, entry: nil, in: cache, generation: generation, flightKey: flightKey, validate: validate)
             await share(result, forKey: request.key, in: shared)
             return result
         }

@@ -11,7 +11,15 @@ import Synchronization
 /// - **Freshness** is ``HTTPFreshness`` (RFC 9111 as a private cache, heuristic freshness
 ///   for responses without caching headers), the same for pages and images.
 /// - **Revalidation**: an expired entry is asked for with `If-None-Match` /
-///   `If-Modified-Since`; a `304` refreshes the entry's expiry and validators.
+///   `If-Modified-Since`. A `304` updates the stored freshness headers with its own
+///   (RFC 9111 §4.3.4: a `Cache-Control: max-age` the `304` does not repeat is kept) and
+///   the expiry is computed from the merged set; it is written only over the entry it
+///   revalidated, never over a newer body another writer stored meanwhile.
+/// - **Generations**: a load reads its cache's generation when it starts (the page cache's
+///   token, see ``ResponseCache/generation()``). Its flight and "fetched this run" mark
+///   are that generation's, and its body is stored only if the generation is still current:
+///   a load that started before an invalidation (a refresh) is never joined by one that
+///   started after it, and never stores into the new generation.
 /// - **Stale if error**: when no response arrives, or the server answers `5xx` / `429`, a
 ///   cached entry is served with the reason ("the network failed (timed out)", "the
 ///   server failed (HTTP 503)"). Under ``CachePolicy/reload`` there is none to serve.
@@ -135,7 +143,8 @@ final class CachedHTTPLoader: Sendable {
         async throws(Failure) -> Outcome
     {
         let policy = effective(request.policy)
-        let flightKey = cache.name + "\n" + request.key
+        let generation = await cache.generation()
+        let flightKey = cache.name + "\n" + (generation.map { $0 + "\n" } ?? "") + request.key
         let entry = policy == .reload ? nil : cache.liveEntry(forKey: request.key)
         if let entry {
             let now = now()
@@ -152,7 +161,9 @@ final class CachedHTTPLoader: Sendable {
         }
         // A reload never joins a conditional flight (it would get a 304 or a stale copy).
         let result = await joinFlight(policy == .reload ? flightKey + "\nreload" : flightKey) { [self] in
-            await fetchThroughSharedTier(request, policy: policy, entry: entry, in: cache, flightKey: flightKey, validate: validate)
+            await fetchThroughSharedTier(
+                request, policy: policy, entry: entry, in: cache, generation: generation, flightKey: flightKey,
+                validate: validate)
         }
         return try result.get()
     }
@@ -282,8 +293,8 @@ final class CachedHTTPLoader: Sendable {
 
     /// Fetches from the origin (the network), revalidating `entry` when there is one.
     func fetchFromOrigin(
-        _ request: Request, policy: CachePolicy, entry: DiskCacheEntry?, in cache: some ResponseCache, flightKey: String,
-        validate: Validator?
+        _ request: Request, policy: CachePolicy, entry: DiskCacheEntry?, in cache: some ResponseCache, generation: String?,
+        flightKey: String, validate: Validator?
     ) async -> Result<Outcome, Failure> {
         var http = request.http
         if let entry { http.addValidators(etag: entry.metadata.etag, lastModified: entry.metadata.lastModified) }
@@ -303,16 +314,8 @@ final class CachedHTTPLoader: Sendable {
 
         if response.status == 304 {
             guard let entry else { return .failure(.unaskedNotModified) }
-            var headers = response.headers
-            if headers["Last-Modified"] == nil, let stored = entry.metadata.lastModified { headers["Last-Modified"] = stored }
-            let freshness = HTTPFreshness(headers: headers, now: now)
-            var refreshed = entry
-            refreshed.metadata.expiresAt = freshness.expiresAt
-            if let etag = response.headers["ETag"] { refreshed.metadata.etag = etag }
-            if let lastModified = response.headers["Last-Modified"] { refreshed.metadata.lastModified = lastModified }
-            await cache.refresh(
-                forKey: request.key, expiresAt: refreshed.metadata.expiresAt, etag: refreshed.metadata.etag,
-                lastModified: refreshed.metadata.lastModified)
+            let refreshed = Self.revalidated(entry, by: response.headers, now: now)
+            await cache.refresh(forKey: request.key, revalidated: entry.metadata, to: refreshed.metadata)
             markFetched(flightKey)
             return .success(.cached(refreshed, revalidated: true, stale: nil))
         }
@@ -348,7 +351,7 @@ final class CachedHTTPLoader: Sendable {
         var storedMetadata: CacheEntryMetadata?
         if freshness.isStorable {
             var attributes = request.attributes.merging(accepted?.attributes ?? [:]) { _, new in new }
-            for name in request.keptHeaders {
+            for name in request.keptHeaders + Self.freshnessHeaders {
                 let values = response.headers.values(for: name)
                 if !values.isEmpty { attributes[PageCacheStore.headerPrefix + name.lowercased()] = values.joined(separator: ", ") }
             }
@@ -357,7 +360,7 @@ final class CachedHTTPLoader: Sendable {
                 contentType: response.headers["Content-Type"] ?? accepted?.contentType, expiresAt: freshness.expiresAt,
                 storedAt: now, attributes: attributes)
             do {
-                try await cache.store(response.body, metadata: metadata, forKey: request.key)
+                try await cache.store(response.body, metadata: metadata, forKey: request.key, generation: generation)
                 stored = true
                 storedMetadata = metadata
                 markFetched(flightKey)

@@ -11,11 +11,19 @@ protocol ResponseCache: Sendable {
     var name: String { get }
     /// The entry to serve for `key`, or `nil` (none, or no longer valid for the owner).
     func liveEntry(forKey key: String) -> DiskCacheEntry?
+    /// What the cache's live entries belong to now (the page cache's generation token), read
+    /// when a load starts; `nil` for a cache that is never invalidated as a whole.
+    func generation() async -> String?
     /// Stores a body, from memory or adopted from a file on the cache's file system, with
     /// the owner's own attributes added, on the cache's write queue; returns once stored.
-    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String) async throws
-    /// After a `304`: the entry's new expiry and validators, on the write queue.
-    func refresh(forKey key: String, expiresAt: Date?, etag: String?, lastModified: String?) async
+    /// Throws ``GenerationChanged`` without storing when `generation` (read as the load
+    /// started) is no longer the cache's.
+    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String, generation: String?) async throws
+    /// After a `304` to a request made from the entry described by `revalidated`: its new
+    /// expiry, validators and freshness headers from `refreshed`, on the write queue. Only
+    /// over that very entry: when another writer stored a newer body meanwhile (another
+    /// `storedAt` or `ETag`), nothing is written.
+    func refresh(forKey key: String, revalidated: CacheEntryMetadata, to refreshed: CacheEntryMetadata) async
     /// Removes `key`'s entry (a body its owner can no longer read).
     func remove(forKey key: String)
     /// A write failed (read-only or full disk): the response is still used, uncached.
@@ -46,19 +54,39 @@ extension ResponseCache {
         }
     }
 
-    /// Updates `key`'s expiry and validators in `cache`, on its write queue.
+    /// Updates `key`'s expiry, validators and freshness headers in `cache`, on its write
+    /// queue, if the entry there is still the one revalidated (see
+    /// ``ResponseCache/refresh(forKey:revalidated:to:)``).
     func refresh(
-        forKey key: String, expiresAt: Date?, etag: String?, lastModified: String?, in cache: any DataCaching
+        forKey key: String, revalidated: CacheEntryMetadata, to refreshed: CacheEntryMetadata, in cache: any DataCaching
     ) async {
         await cache.performWrite {
+            // Checked inside the update, which reapplies it if a writer replaces the entry
+            // meanwhile. (A newer entry is then rewritten as it is: no read beforehand, which
+            // would count as a cache hit in `cache stats`.)
             try? cache.updateMetadata(forKey: key) { stored in
-                stored.expiresAt = expiresAt
-                stored.etag = etag
-                stored.lastModified = lastModified
+                guard Self.isSameEntry(stored, as: revalidated) else { return }
+                stored.expiresAt = refreshed.expiresAt
+                stored.etag = refreshed.etag
+                stored.lastModified = refreshed.lastModified
+                for name in CachedHTTPLoader.freshnessHeaders {
+                    let attribute = PageCacheStore.headerPrefix + name.lowercased()
+                    stored.attributes[attribute] = refreshed.attributes[attribute]
+                }
             }
         }
     }
+
+    /// Whether `stored` is the entry `revalidated` describes: stored at the same moment with
+    /// the same `ETag`.
+    static func isSameEntry(_ stored: CacheEntryMetadata, as revalidated: CacheEntryMetadata) -> Bool {
+        stored.storedAt == revalidated.storedAt && stored.etag == revalidated.etag
+    }
 }
+
+/// A load's body was not stored: the cache was invalidated (a new generation) while it
+/// was on its way. Not a failure worth reporting; the body is still returned to its callers.
+struct GenerationChanged: Error {}
 
 /// A response body as fetched: in memory, or streamed to a file the loader owns until a
 /// cache adopts it.
@@ -91,14 +119,17 @@ struct PlainResponseCache: ResponseCache {
 
     func liveEntry(forKey key: String) -> DiskCacheEntry? { cache?.entry(forKey: key) }
 
-    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String) async throws {
+    /// Images are never invalidated as a whole.
+    func generation() async -> String? { nil }
+
+    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String, generation: String?) async throws {
         guard let cache else { throw NoDiskLayer() }
         try await store(body, metadata: metadata, forKey: key, in: cache)
     }
 
-    func refresh(forKey key: String, expiresAt: Date?, etag: String?, lastModified: String?) async {
+    func refresh(forKey key: String, revalidated: CacheEntryMetadata, to refreshed: CacheEntryMetadata) async {
         guard let cache else { return }
-        await refresh(forKey: key, expiresAt: expiresAt, etag: etag, lastModified: lastModified, in: cache)
+        await refresh(forKey: key, revalidated: revalidated, to: refreshed, in: cache)
     }
 
     func remove(forKey key: String) { cache?.removeEntry(forKey: key) }

@@ -104,6 +104,7 @@ extension HTTPPostRepository {
         switch status {
         case 400: "; check the page size and the backend description"
         case 401, 403: "; the backend wants credentials PostFeed does not send"
+        case 407: "; the proxy wants credentials: give them in the proxy URL (http://user:password@host:port)"
         case 429: "; the server is rate-limiting\(retryAfter.map { " (Retry-After \($0.prefix(40)))" } ?? ""); try again later"
         case 500...599: "; try again later"
         default: ""

@@ -63,6 +63,10 @@ public final class HTTPPostRepository: PostRepository {
     struct Memory {
         /// How many posts come before a cursor or link page, learnt from the page before it.
         var startIndexByKey: [PageKey: Int] = [:]
+        /// Pages the server answered `404` for: past the end. Not asked again this run
+        /// (a prefetch of the page after a full last page, then the reader's `next`), except
+        /// by a reload; a refresh (``invalidateCachedPages()``) forgets them.
+        var pastTheEnd: [PageKey: RepositoryError] = [:]
     }
 
     /// Attribute names kept with a cached entry.
@@ -141,6 +145,7 @@ public final class HTTPPostRepository: PostRepository {
         async throws(RepositoryError) -> Page
     {
         let url = try backend.pageURL(for: key, pageSize: pageSize)
+        if loader.effective(cachePolicy) != .reload, let known = memory.withLock({ $0.pastTheEnd[key] }) { throw known }
         let cacheKey = backend.cacheKey(url.absoluteString)
         let start = startIndex(of: key)
         let subject = key.phrase(number: start.map { PlaceConverter.page(forIndex: $0, pageSize: pageSize) })
@@ -177,7 +182,9 @@ public final class HTTPPostRepository: PostRepository {
             // The validator refused the body: decode it again for the error.
             return try decode(body, headers: headers, url: url, key: key, start: start)
         case .status(let response):
-            throw statusError(response, subject: subject, page: key)
+            let error = statusError(response, subject: subject, page: key)
+            if error.code == .pageOutOfRange { memory.withLock { $0.pastTheEnd[key] = error } }
+            throw error
         }
     }
 

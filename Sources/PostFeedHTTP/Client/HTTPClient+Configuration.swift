@@ -45,6 +45,10 @@ extension HTTPClient {
         public var retryPolicy: RetryPolicy
         /// The clock retries sleep on; inject one in tests so they do not wait.
         public var clock: any Clock<Duration>
+        /// Which proxy requests go through. Default: the proxy variables of the process's
+        /// environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`; see
+        /// ``HTTPProxySettings``); ``HTTPProxySettings/direct`` ignores them.
+        public var proxy: HTTPProxySettings
 
         /// Every parameter defaults to the value documented on its property. ``HTTPClient``
         /// treats a connection cap below 1 as 1.
@@ -60,7 +64,8 @@ extension HTTPClient {
             userAgent: String = "PostFeed/1.0",
             pooledBodyMemory: Int = 16 * 1024 * 1024,
             retryPolicy: RetryPolicy = RetryPolicy(),
-            clock: any Clock<Duration> = ContinuousClock()
+            clock: any Clock<Duration> = ContinuousClock(),
+            proxy: HTTPProxySettings = .environment()
         ) {
             self.timeouts = timeouts
             self.maximumRedirects = maximumRedirects
@@ -74,6 +79,7 @@ extension HTTPClient {
             self.pooledBodyMemory = pooledBodyMemory
             self.retryPolicy = retryPolicy
             self.clock = clock
+            self.proxy = proxy
         }
     }
 }

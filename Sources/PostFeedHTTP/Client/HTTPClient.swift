@@ -147,7 +147,9 @@ public final class HTTPClient: HTTPLoading {
                 acceptEncoding: configuration.acceptEncoding,
                 userAgent: configuration.userAgent,
                 preferHTTP2: configuration.preferHTTP2,
-                trustedCertificatesFile: configuration.trustedCertificatesFile),
+                trustedCertificatesFile: configuration.trustedCertificatesFile,
+                proxy: configuration.proxy.proxy(forHTTPS: origin.isHTTPS),
+                noProxy: configuration.proxy.noProxy),
             sink: sink,
             bodyBuffers: bodyBuffers)
         if Task.isCancelled {

@@ -24,6 +24,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
             case tls = "TLS"
             case fileSystem = "file system"
             case shutdown = "client shut down"
+            case proxy = "proxy failure"
             case curl = "curl error"
         }
         fileprivate let base: Base
@@ -54,6 +55,9 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let fileSystem = Code(base: .fileSystem)
         /// The client was shut down while the request was queued or running.
         public static let shutdown = Code(base: .shutdown)
+        /// The proxy could not be reached, or refused the request (its URL, without
+        /// credentials, is ``HTTPClientError/detail``).
+        public static let proxy = Code(base: .proxy)
         /// Any other curl failure; see ``HTTPClientError/curlCode``.
         public static let curl = Code(base: .curl)
 
@@ -165,6 +169,9 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
             return "cannot write the download\(detail.map { ": \($0)" } ?? ""); check the folder's permissions and free space"
         case .shutdown:
             return "the HTTP client was shut down"
+        case .proxy:
+            return "the proxy \(detail ?? "") failed\(curl); check the proxy URL (--proxy, or HTTPS_PROXY / HTTP_PROXY / "
+                + "ALL_PROXY) and that it is running, or go direct with --proxy \"\" or NO_PROXY"
         case .curl:
             return "transfer failed\(curl)"
         }

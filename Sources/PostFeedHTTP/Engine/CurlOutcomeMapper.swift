@@ -27,6 +27,10 @@ enum CurlOutcomeMapper {
         {
             .failure(HTTPClientError(kind, url: url, curlCode: curlCode, curlMessage: message, timeout: timeout, detail: detail))
         }
+        if let proxy = transfer.settings.proxy, isProxyFailure(code, easy: easy, transfer: transfer) {
+            return .failure(HTTPClientError(
+                .proxy, url: url, curlCode: curlCode, curlMessage: message, detail: HTTPProxySettings.displayed(proxy)))
+        }
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             if easy.offset(CURLINFO_CONNECT_TIME_T) == 0 && transfer.status == 0 {
@@ -59,6 +63,22 @@ enum CurlOutcomeMapper {
             return error(.cancelled)
         default:
             return error(.curl)
+        }
+    }
+
+    /// Whether a failed transfer failed at its proxy: the proxy's name did not resolve, it
+    /// refused the connection (curl connects to nothing else when a proxy is in use), its
+    /// handshake failed, or it answered a tunnel's `CONNECT` with an error.
+    private static func isProxyFailure(_ code: CURLcode, easy: EasyHandle, transfer: Transfer) -> Bool {
+        switch code {
+        case CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
+            return true
+        case CURLE_COULDNT_CONNECT:
+            let settings = HTTPProxySettings(noProxy: transfer.settings.noProxy)
+            return !settings.bypasses(host: transfer.request.url.host)
+        default:
+            let connect = easy.long(CURLINFO_HTTP_CONNECTCODE)
+            return connect != 0 && !(200..<300).contains(connect)
         }
     }
 

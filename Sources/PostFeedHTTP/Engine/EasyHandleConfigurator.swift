@@ -77,6 +77,10 @@ enum EasyHandleConfigurator {
             _ = easy.set(CURLOPT_ACCEPT_ENCODING, "")
         }
         _ = easy.set(CURLOPT_USERAGENT, settings.userAgent)
+        // Always set, so libcurl never reads the proxy variables itself: the choice is
+        // HTTPProxySettings' (an explicit proxy wins over the environment; "" is none).
+        _ = easy.set(CURLOPT_PROXY, settings.proxy ?? "")
+        _ = easy.set(CURLOPT_NOPROXY, settings.noProxy ?? "")
 
         switch request.method {
         case .get:

@@ -11,6 +11,9 @@ struct TransferSettings: Sendable, Equatable {
     var userAgent: String
     var preferHTTP2: Bool
     var trustedCertificatesFile: String?
+    /// The proxy for this request's scheme (`nil`: direct), and the hosts reached directly.
+    var proxy: String?
+    var noProxy: String?
 }
 
 /// The scheme, host and port a request goes to, read from its URL once per request.

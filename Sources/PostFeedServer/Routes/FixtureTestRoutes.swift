@@ -17,7 +17,7 @@
 /// | `/test/reset` | resets the connection (TCP RST) without any response |
 /// | `/test/gzip` | with `Accept-Encoding: gzip`: `Content-Encoding: gzip` body (stored deflate blocks) decoding to JSON `{"gzipped":true,"lines":[…]}`; without: the same JSON uncompressed with `"gzipped":false`. Always `Vary: Accept-Encoding` |
 /// | `/test/headers` | `200` JSON `{"method":…,"path":…,"query":…,"headers":{name: value}}` (`query` is `null` without one), names lower-cased, repeats joined with `, `; `Host` included |
-/// | `/test/etag[?version=V]` | body `etag test body, version V\n` (default V = 1), strong `ETag`, `Last-Modified: Wed, 01 May 2024 10:00:00 GMT`, `Cache-Control: public, max-age=0`; `304` on a matching `If-None-Match` (lists, `*`, weak compare) or `If-Modified-Since` |
+/// | `/test/etag[?version=V][&maxAge=N][&bare304=1]` | body `etag test body, version V\n` (default V = 1), strong `ETag`, `Last-Modified: Wed, 01 May 2024 10:00:00 GMT`, `Cache-Control: public, max-age=N` (default 0); `304` on a matching `If-None-Match` (lists, `*`, weak compare) or `If-Modified-Since`, repeating those headers, or with `bare304=1` only the `ETag` |
 /// | `/test/requests` | `200` JSON `{"total":N,"pages":P,"images":I,"byPath":{path: count},"recent":["path?query",…]}`: the requests received so far, `/test/…` ones left out (`pages`: `/api/posts…`, `images`: `/images/…`) |
 /// | `/test/flaky?key=K[&fail=N][&status=S][&retryAfter=R]` | the first `N` (default 1) requests for key `K` answer `S` (default 503, optional `Retry-After: R`), later ones `200` `{"key":K,"attempt":n}`; counts are per server |
 public enum FixtureTestRoutes {

@@ -17,7 +17,7 @@ struct TestRoutes {
         router.get("/test/bytes/:n") { _, context in try bytes(context) }
         router.get("/test/delay/:ms") { _, context in try await delay(context) }
         router.get("/test/gzip") { request, _ in gzip(request) }
-        router.get("/test/etag") { request, _ in etag(request) }
+        router.get("/test/etag") { request, _ in try etag(request) }
         router.get("/test/flaky") { request, _ in try flaky(request) }
         router.get("/test/requests") { _, _ in requestCounts() }
         registerConnectionRoutes(on: router)
@@ -140,12 +140,21 @@ struct TestRoutes {
         return JSONBody.response(body: JSONBody.encode(echo))
     }
 
-    private func etag(_ request: Request) -> Response {
-        let version = request.uri.queryParameters["version"].map(String.init) ?? "1"
+    private func etag(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        let version = query["version"].map(String.init) ?? "1"
+        let maxAge = try Self.integer(query["maxAge"].map(String.init) ?? "0", name: "maxAge", in: 0...31_536_000)
         let body = ByteBuffer(string: "etag test body, version \(version)\n")
-        return CacheableResponse.make(
-            for: request, body: body, contentType: "text/plain; charset=utf-8", maxAge: 0,
+        var response = CacheableResponse.make(
+            for: request, body: body, contentType: "text/plain; charset=utf-8", maxAge: maxAge,
             lastModified: HTTPDate.parse(FixtureTestRoutes.etagLastModified))
+        if response.status == .notModified, query["bare304"] == "1" {
+            // A 304 that repeats only the validators, as some servers send: the client must
+            // keep the stored Cache-Control (RFC 9111 §4.3.4).
+            response.headers[.cacheControl] = nil
+            response.headers[.lastModified] = nil
+        }
+        return response
     }
 
     private func flaky(_ request: Request) throws -> Response {

@@ -48,6 +48,13 @@ struct BackendOptions: ParsableArguments {
             valueName: "redis://host:port[/db]"))
     var sharedCache: String?
 
+    @Option(
+        name: .customLong("proxy"),
+        help: ArgumentHelp(
+            "Send every request through this proxy (http://[user:password@]host:port, https://, socks5h://…); wins over HTTPS_PROXY/HTTP_PROXY/ALL_PROXY, NO_PROXY still applies; \"\" goes direct.",
+            valueName: "url"))
+    var proxy: String?
+
     @Flag(name: .customLong("offline"), help: "Use only what the caches hold; never touch the network.")
     var offline = false
 
@@ -56,6 +63,7 @@ struct BackendOptions: ParsableArguments {
 
     func validate() throws {
         try Self.validateCacheDirectory(cacheDirectory)
+        if let proxy { try ProxyOption.validate(proxy) }
         if let timeout, !(timeout.isFinite && timeout > 0 && timeout <= BackendDescription.maximumRequestTimeout) {
             throw ValidationError("--timeout \(timeout) is out of range; give seconds above 0, at most \(Int(BackendDescription.maximumRequestTimeout)).")
         }

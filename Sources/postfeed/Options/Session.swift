@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostFeed
 import PostFeedCache
+import PostFeedHTTP
 import PostFeedServer
 
 /// One command's wiring: the backend (the built-in fixture backend when no --base-url),
@@ -72,6 +73,16 @@ struct Session {
             // --shared-cache wins over the backend file's sharedCache.
             if let address = try options.sharedCache.map({ text throws in try RedisAddress(parsing: text) }) ?? backend.sharedCache {
                 configuration.sharedCache = RedisCache.Configuration(address: address)
+            }
+            if let proxy = options.proxy {
+                configuration.http.proxy = ProxyOption.settings(proxy)
+            } else if server != nil {
+                // The built-in backend is in this process, on loopback: a proxy from the
+                // environment could not reach it, or would only get in the way.
+                configuration.http.proxy = HTTPProxySettings(origin: "the built-in backend is on loopback")
+            }
+            if !options.offline {
+                Logger(label: "postfeed").debug("\(configuration.http.proxy.summary)")
             }
             configure(&configuration)
             let client = try FeedClient(configuration)

@@ -44,10 +44,13 @@ enum PostfeedProcess {
     ///     repository is never picked up).
     ///   - standardInput: bytes piped in; `nil` gives the child `/dev/null`.
     ///   - outputFile: where the child's stdout goes instead of being captured (`/dev/full`).
+    ///   - environment: variables added to the child's environment.
     static func run(
-        _ arguments: [String], in workingDirectory: URL, standardInput: Data? = nil, outputFile: String? = nil
+        _ arguments: [String], in workingDirectory: URL, standardInput: Data? = nil, outputFile: String? = nil,
+        environment: [String: String] = [:]
     ) async throws -> PostfeedResult {
-        let child = try start(arguments, in: workingDirectory, standardInput: standardInput, outputFile: outputFile)
+        let child = try start(
+            arguments, in: workingDirectory, standardInput: standardInput, outputFile: outputFile, environment: environment)
         return await child.waitForExit()
     }
 
@@ -55,7 +58,7 @@ enum PostfeedProcess {
     /// it gets a signal.
     static func start(
         _ arguments: [String], in workingDirectory: URL, standardInput: Data? = nil, outputFile: String? = nil,
-        inputPipe: Pipe? = nil
+        inputPipe: Pipe? = nil, environment extra: [String: String] = [:]
     ) throws -> RunningPostfeed {
         let id = UUID().uuidString
         let outputURL = workingDirectory.appendingPathComponent(".stdout-\(id)")
@@ -69,7 +72,7 @@ enum PostfeedProcess {
         process.executableURL = try executable()
         process.arguments = arguments
         process.currentDirectoryURL = workingDirectory
-        process.environment = environment(sandbox: workingDirectory)
+        process.environment = environment(sandbox: workingDirectory).merging(extra) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: outputFile.map(URL.init(fileURLWithPath:)) ?? outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         if let inputPipe {
@@ -94,6 +97,11 @@ enum PostfeedProcess {
         environment["HOME"] = sandbox.path
         environment["XDG_CACHE_HOME"] = sandbox.appendingPathComponent(".xdg-cache").path
         environment["TERM"] = "dumb"
+        // The machine's proxy settings are not the test's: a test that wants one sets it.
+        for name in ["http_proxy", "https_proxy", "all_proxy", "no_proxy"] {
+            environment.removeValue(forKey: name)
+            environment.removeValue(forKey: name.uppercased())
+        }
         return environment
     }
 }

@@ -22,17 +22,24 @@ final class Sandbox: Sendable {
 
     // MARK: Running postfeed
 
-    /// Runs `postfeed <arguments> --cache-dir <cacheRoot>` in the sandbox.
-    func run(_ arguments: [String], standardInput: Data? = nil, outputFile: String? = nil) async throws -> PostfeedResult {
+    /// Runs `postfeed <arguments> --cache-dir <cacheRoot>` in the sandbox, with `environment`
+    /// added to the child's.
+    func run(
+        _ arguments: [String], standardInput: Data? = nil, outputFile: String? = nil, environment: [String: String] = [:]
+    ) async throws -> PostfeedResult {
         try await PostfeedProcess.run(
-            arguments + ["--cache-dir", cacheRoot.path], in: directory, standardInput: standardInput, outputFile: outputFile)
+            arguments + ["--cache-dir", cacheRoot.path], in: directory, standardInput: standardInput, outputFile: outputFile,
+            environment: environment)
     }
 
     /// Runs a feed command against `server`: `postfeed <arguments> --base-url <server> --cache-dir <cacheRoot>`.
     func run(
-        _ arguments: [String], against server: RunningFixtureServer, standardInput: Data? = nil, outputFile: String? = nil
+        _ arguments: [String], against server: RunningFixtureServer, standardInput: Data? = nil, outputFile: String? = nil,
+        environment: [String: String] = [:]
     ) async throws -> PostfeedResult {
-        try await run(arguments + ["--base-url", server.baseURL.absoluteString], standardInput: standardInput, outputFile: outputFile)
+        try await run(
+            arguments + ["--base-url", server.baseURL.absoluteString], standardInput: standardInput, outputFile: outputFile,
+            environment: environment)
     }
 
     // MARK: Files

@@ -16,6 +16,10 @@ extension InfiniteFeed {
     /// When it fails, the old content stays and the error is thrown; call again to retry.
     public func refresh() async throws(RepositoryError) {
         cancelBackgroundCatalogLoad()
+        // The next page of the old list: landing after the refresh it would be stored in
+        // the new generation and shown as the new list's page 2.
+        pagePrefetch?.task.cancel()
+        pagePrefetch = nil
         if let loadFlight { await loadFlight.task.value }
         let first = try await repository.page(repository.firstPageKey, cachePolicy: .reload, priority: .high)
         // Only now that page 1 arrived is the old list dropped.

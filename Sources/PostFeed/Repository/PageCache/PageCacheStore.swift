@@ -91,18 +91,33 @@ final class PageCacheStore: ResponseCache {
 
     func liveEntry(forKey key: String) -> DiskCacheEntry? { entry(forKey: key) }
 
+    /// The current generation token; when there is none yet (a new cache), it is made on
+    /// the write queue, like every write of this store.
+    func generation() async -> String? {
+        if let token = readGeneration() { return token }
+        return await cache.performWrite { [self] in currentGeneration() }
+    }
+
     /// Stores a body stamped with the current generation, and indexes its key, as one job
-    /// on the cache's write queue.
-    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String) async throws {
-        try await store(body, metadata: metadata, forKey: key, in: cache) { [self] metadata in
-            metadata.attributes[Self.generationAttribute] = currentGeneration()
-        } then: { [self] in
+    /// on the cache's write queue. A body whose load started under another generation
+    /// (`generation`, read as it started; an ``invalidate()`` came since) is not stored:
+    /// ``GenerationChanged``.
+    func store(_ body: ResponseBody, metadata: CacheEntryMetadata, forKey key: String, generation: String?) async throws {
+        try await cache.performWrite { [self] () throws(any Error) in
+            let current = currentGeneration()
+            if generation != current { throw GenerationChanged() }
+            var metadata = metadata
+            metadata.attributes[Self.generationAttribute] = current
+            switch body {
+            case .data(let data): try cache.store(data, metadata: metadata, forKey: key)
+            case .file(let file): try cache.storeFile(at: file, metadata: metadata, forKey: key)
+            }
             addToIndex(key)
         }
     }
 
-    func refresh(forKey key: String, expiresAt: Date?, etag: String?, lastModified: String?) async {
-        await refresh(forKey: key, expiresAt: expiresAt, etag: etag, lastModified: lastModified, in: cache)
+    func refresh(forKey key: String, revalidated: CacheEntryMetadata, to refreshed: CacheEntryMetadata) async {
+        await refresh(forKey: key, revalidated: revalidated, to: refreshed, in: cache)
     }
 
     /// A page that could not be stored is still returned; only its caching failed (the
