@@ -17,6 +17,9 @@ private func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer
 /// A tmux server of its own (a private socket, no config file) with one pane running
 /// `/bin/sh` in a sandbox: a real terminal whose screen `capture-pane` reads back.
 final class TmuxPane {
+    /// Whether tmux is installed.
+    static var isAvailable: Bool { tmuxPath != nil }
+
     private let socket = "postfeed-test-\(UUID().uuidString.prefix(8))"
     let directory: URL
 
