@@ -3,6 +3,9 @@ import PostFeed
 
 /// What is on screen, as a view job read it from the feeds.
 struct BrowseView: Sendable {
+    /// The view position of the first post (what the header counts from; ``BrowseScreen/top``
+    /// may be ahead of it while the view is read again).
+    var top = 0
     /// The posts from the top, at most a screen.
     var posts: [Post] = []
     /// Their 1-based positions in the backend's list.
@@ -97,7 +100,7 @@ extension BrowseScreen {
                 PlaceConverter.position(page: page, indexInPage: top + $0, pageSize: request.pageSize)
             }
             let view = BrowseView(
-                posts: visible, numbers: numbers, loaded: posts.count, viewCount: posts.count,
+                top: top, posts: visible, numbers: numbers, loaded: posts.count, viewCount: posts.count,
                 total: await feed.totalCount, hasMore: await feed.hasNext, page: page, totalPages: await feed.totalPages)
             return ViewResult(top: top, view: view, rebuilt: nil, popularity: nil)
         case .infinite:
@@ -142,7 +145,7 @@ extension BrowseScreen {
             numbers = await feed.listPositions(in: top..<top + posts.count).map { $0 + 1 }
         }
         let view = BrowseView(
-            posts: posts, numbers: numbers, loaded: loaded, viewCount: viewCount, total: await feed.totalCount,
+            top: top, posts: posts, numbers: numbers, loaded: loaded, viewCount: viewCount, total: await feed.totalCount,
             hasMore: await feed.hasMore)
         return ViewResult(top: top, view: view, rebuilt: rebuilt, popularity: popularity)
     }
@@ -214,7 +217,7 @@ extension BrowseScreen {
         guard opened else { return "PostFeed · \(mode)" }
         switch mode {
         case .infinite:
-            let range = "\(top + 1)–\(top + shown.posts.count)"
+            let range = "\(shown.top + 1)–\(shown.top + shown.posts.count)"
             let total = shown.total.map { " (\($0) in all)" } ?? ""
             guard order != nil else { return "PostFeed · infinite · posts \(range) of \(shown.loaded) loaded\(total)" }
             let tags = [byPopularity ? "most popular first" : nil, unseenOnly ? "unseen only" : nil].compactMap { $0 }
