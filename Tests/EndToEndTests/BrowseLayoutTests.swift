@@ -1,4 +1,5 @@
 import Foundation
+import PostFeed
 import Testing
 
 @testable import postfeed
@@ -59,7 +60,57 @@ struct BrowseLayoutTests {
         #expect(lines.count == 24)
         #expect(lines.first?.hasPrefix("PostFeed") == true)
         #expect(DisplayWidth.of(lines[23]) <= 80)
-        #expect(lines[23].hasSuffix("…"))
+        #expect(lines[23].hasSuffix("… [l]"), "the cut marker names the key that shows it whole")
+        #expect(!lines[23].contains("second line"))
+    }
+
+    @Test("a status that fits is shown as it is, on one line")
+    func shortStatus() {
+        let lines = BrowseLayout.lines(frame(posts: 3, status: "refreshed\nfrom the network"), rows: 24, columns: 80)
+        #expect(lines[23] == "refreshed from the network")
+    }
+
+    @Test("the loading indicator sits at the right of the header, the header cut before it")
+    func activityInHeader() {
+        var frame = frame(posts: 3)
+        frame.header = "PostFeed · infinite · posts 1–3 of 20 loaded (247 in all)"
+        frame.activity = "loading posts after #20…"
+        let lines = BrowseLayout.lines(frame, rows: 24, columns: 60)
+        #expect(lines[0].hasPrefix("PostFeed · infinite"))
+        #expect(lines[0].hasSuffix("loading posts after #20…"), "\(lines[0])")
+        #expect(DisplayWidth.of(lines[0]) == 60)
+    }
+
+    @Test("colour only when the frame asks for it: the header painted, the highlight reverse video either way")
+    func colour() {
+        var frame = frame(posts: 3)
+        let plain = BrowseLayout.lines(frame, rows: 24, columns: 40)
+        #expect(!plain[0].contains("\u{1B}"))
+        frame.colour = true
+        let painted = BrowseLayout.lines(frame, rows: 24, columns: 40)
+        #expect(painted[0].hasPrefix(BrowseLayout.headerColour))
+        #expect(painted[2].hasPrefix(BrowseLayout.reverseVideo))
+    }
+
+    @Test("a message wraps to the width in the l overlay")
+    func wrappedMessage() {
+        let text = String(repeating: "word ", count: 40)
+        let lines = BrowseLayout.overlayLines([text], closing: "(close)", rows: 10, columns: 30, wrap: true)
+        #expect(lines.count == 10)
+        #expect(lines.dropLast().filter { !$0.isEmpty }.count >= 6)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 30 })
+    }
+
+    @Test("s and u: most popular first across the loaded posts, ties in feed order; unseen hides earlier runs' posts but not this run's")
+    func order() {
+        let ids = [10, 11, 12, 13]
+        let popularity: [Int: Double] = [10: 0.2, 11: 0.9, 12: 0.5, 13: 0.9]
+        #expect(BrowseOrder.make(ids: ids, popularity: popularity, byPopularity: false, unseenOnly: false, hidden: [], kept: []) == nil)
+        #expect(BrowseOrder.make(ids: ids, popularity: popularity, byPopularity: true, unseenOnly: false, hidden: [], kept: []) == [1, 3, 2, 0])
+        let unseen = BrowseOrder.make(ids: ids, popularity: popularity, byPopularity: false, unseenOnly: true, hidden: [10, 11, 12], kept: [11])
+        #expect(unseen == [1, 3])
+        #expect(BrowseOrder.position(ofFeedIndex: 2, in: unseen) == 1, "a hidden post's place goes to the next shown")
+        #expect(BrowseOrder.position(ofFeedIndex: 2, in: nil) == 2)
     }
 
     @Test("the current post is in reverse video across the width; the others plain")

@@ -17,6 +17,9 @@ private func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer
 /// A tmux server of its own (a private socket, no config file) with one pane running
 /// `/bin/sh` in a sandbox: a real terminal whose screen `capture-pane` reads back.
 final class TmuxPane {
+    /// Whether tmux is installed.
+    static var isAvailable: Bool { tmuxPath != nil }
+
     private let socket = "postfeed-test-\(UUID().uuidString.prefix(8))"
     let directory: URL
 
@@ -141,6 +144,10 @@ struct BrowseTerminalTests {
 
     private static func isHeader(_ line: String?) -> Bool { line?.hasPrefix("PostFeed · ") == true }
 
+    /// Whether the line is the header of the opened list (the first frame, drawn at once,
+    /// says which mode opens before its posts are there).
+    private static func isListHeader(_ line: String?) -> Bool { line?.hasPrefix("PostFeed · infinite · posts ") == true }
+
     /// The keys the help overlay must list, each at the start of its line.
     private static let helpKeys = ["j / ↓", "space / b", "n / p", "g ", "/ ", "n / N", "m ", "o / ⏎", "r ", "? ", "q "]
 
@@ -171,7 +178,7 @@ struct BrowseTerminalTests {
             // Given: browse on its first frame, on the alternate screen
             let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
             try startBrowse(in: pane, sandbox: sandbox, server: server)
-            let shown = try await pane.waitForScreen { Self.isHeader($0.first) }
+            let shown = try await pane.waitForScreen { Self.isListHeader($0.first) }
             #expect(shown.ok, "\(shown.screen.joined(separator: "\n"))")
             #expect(!shown.screen.contains { $0.contains("EARLIER-OUTPUT") }, "the alternate screen hides the shell")
             let pidText = try await pane.waitForFile("browse.pid")
@@ -215,7 +222,7 @@ struct BrowseTerminalTests {
             // Given
             let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
             try startBrowse(in: pane, sandbox: sandbox, server: server)
-            let first = try await pane.waitForScreen { Self.isHeader($0.first) }
+            let first = try await pane.waitForScreen { Self.isListHeader($0.first) }
             #expect(first.ok, "\(first.screen.joined(separator: "\n"))")
 
             // When: shrunk to 80×24
@@ -250,6 +257,8 @@ struct BrowseTerminalTests {
             let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
             try startBrowse(in: pane, sandbox: sandbox, server: server)
             #expect(try await pane.waitForScreen { Self.isHeader($0.first) }.ok)
+
+            #expect(try await pane.waitForScreen { Self.isListHeader($0.first) }.ok)
 
             // Then: the top post is in reverse video, the next one is not
             let styled = try pane.screen(escapes: true)

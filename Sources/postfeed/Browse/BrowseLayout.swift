@@ -9,6 +9,12 @@ struct BrowseFrame: Equatable {
     var status: String
     /// A prompt being typed ("go to post #: 25"); on a terminal it takes the status line.
     var prompt: String?
+    /// What is loading ("loading posts after #20…"), drawn at the right of the header;
+    /// `nil` when nothing is.
+    var activity: String? = nil
+    /// Colour for the header and the activity (a terminal, and no `NO_COLOR`). Reverse
+    /// video, the highlight, needs none.
+    var colour: Bool = false
 }
 
 /// Drawing as a pure function from (frame, size) to lines, so layout is testable without a
@@ -16,6 +22,12 @@ struct BrowseFrame: Equatable {
 enum BrowseLayout {
     static let reverseVideo = "\u{1B}[7m"
     static let plain = "\u{1B}[0m"
+    /// Bold cyan, the header's colour.
+    static let headerColour = "\u{1B}[1;36m"
+    /// Yellow, the loading indicator's colour.
+    static let activityColour = "\u{1B}[33m"
+    /// Ends a status line cut to the width: `l` shows the whole text.
+    static let cutMarker = " [l]"
 
     /// Fixed lines around the posts: header, rule, rule, hints, status.
     static let fixedLines = 5
@@ -32,10 +44,9 @@ enum BrowseLayout {
         let rows = max(1, rows)
         let columns = max(1, columns)
         let rule = String(repeating: "─", count: columns)
-        let bottom = frame.prompt ?? frame.status
-        guard rows >= fixedLines else {
-            return Array([frame.header, bottom].prefix(rows)).map { DisplayWidth.cut($0, toColumns: columns) }
-        }
+        let header = headerLine(frame, columns: columns)
+        let bottom = frame.prompt.map { DisplayWidth.cut($0, toColumns: columns) } ?? statusLine(frame.status, columns: columns)
+        guard rows >= fixedLines else { return Array([header, bottom].prefix(rows)) }
         var body: [String] = []
         let area = rows - fixedLines
         for (index, entry) in frame.entries.enumerated() {
@@ -46,26 +57,90 @@ enum BrowseLayout {
             }
         }
         body += Array(repeating: "", count: area - body.count)
-        return [DisplayWidth.cut(frame.header, toColumns: columns), rule] + body
-            + [rule, DisplayWidth.cut(frame.hints, toColumns: columns), DisplayWidth.cut(bottom, toColumns: columns)]
+        return [header, rule] + body + [rule, DisplayWidth.cut(frame.hints, toColumns: columns), bottom]
+    }
+
+    /// The header cut to the width, with the activity (when something loads) at its right;
+    /// on a screen too narrow for both, the activity wins after the first 12 columns.
+    static func headerLine(_ frame: BrowseFrame, columns: Int) -> String {
+        guard let activity = frame.activity, !activity.isEmpty else {
+            return paint(DisplayWidth.cut(frame.header, toColumns: columns), headerColour, frame.colour)
+        }
+        let right = DisplayWidth.cut(activity, toColumns: max(1, columns - 14))
+        let room = columns - DisplayWidth.of(right) - 2
+        guard room >= 12 else { return paint(DisplayWidth.cut(frame.header, toColumns: columns), headerColour, frame.colour) }
+        let left = DisplayWidth.fit(frame.header, toColumns: room)
+        return paint(left, headerColour, frame.colour) + "  " + paint(right, activityColour, frame.colour)
+    }
+
+    /// The status on one line: line breaks become spaces; text wider than the screen is cut
+    /// and ends with ``cutMarker`` (`l` shows it whole).
+    static func statusLine(_ status: String, columns: Int) -> String {
+        let text = oneLine(status)
+        guard DisplayWidth.of(text) > columns else { return text }
+        let marker = DisplayWidth.of(cutMarker)
+        guard columns > marker + 4 else { return DisplayWidth.cut(text, toColumns: columns) }
+        return DisplayWidth.cut(text, toColumns: columns - marker) + cutMarker
+    }
+
+    /// `text` with its line breaks as spaces.
+    static func oneLine(_ text: String) -> String {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    private static func paint(_ text: String, _ colour: String, _ enabled: Bool) -> String {
+        enabled ? colour + text + plain : text
     }
 
     /// The frame piped (keys from a pipe, output to a file): every line whole, no escapes,
     /// the rules 80 wide, the status and the prompt each on a line of their own.
     static func pipedLines(_ frame: BrowseFrame) -> [String] {
         let rule = String(repeating: "─", count: 80)
-        var lines = [frame.header, rule] + frame.entries.flatMap { $0 } + [rule, frame.hints]
+        let header = frame.activity.map { frame.header + " · " + $0 } ?? frame.header
+        var lines = [header, rule] + frame.entries.flatMap { $0 } + [rule, frame.hints]
         if !frame.status.isEmpty { lines.append(frame.status) }
         if let prompt = frame.prompt { lines.append(prompt) }
         return lines
     }
 
-    /// A text overlay (a post in full, the help) on a terminal: cut to the screen, the
-    /// closing hint always on the last line.
-    static func overlayLines(_ text: [String], closing: String, rows: Int, columns: Int) -> [String] {
+    /// A text overlay (a post in full, the help, a message) on a terminal: cut (or, with
+    /// `wrap`, wrapped) to the screen, the closing hint always on the last line.
+    static func overlayLines(_ text: [String], closing: String, rows: Int, columns: Int, wrap: Bool = false) -> [String] {
+        let columns = max(1, columns)
         let room = max(0, rows - 1)
-        var lines = Array(text.prefix(room))
+        let source = wrap ? text.flatMap { Self.wrap($0, toColumns: columns) } : text
+        var lines = Array(source.prefix(room))
         lines += Array(repeating: "", count: room - lines.count)
-        return (lines + [closing]).map { DisplayWidth.cut($0, toColumns: max(1, columns)) }
+        return (lines + [closing]).map { DisplayWidth.cut($0, toColumns: columns) }
+    }
+
+    /// `text` broken into lines of at most `columns` terminal columns, at spaces when it can.
+    static func wrap(_ text: String, toColumns columns: Int) -> [String] {
+        let columns = max(1, columns)
+        var lines: [String] = []
+        var line = ""
+        var width = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let wordWidth = DisplayWidth.of(word)
+            if width > 0, width + 1 + wordWidth > columns {
+                lines.append(line)
+                (line, width) = ("", 0)
+            }
+            if width > 0 {
+                line += " "
+                width += 1
+            }
+            for character in word {
+                let characterWidth = DisplayWidth.of(character)
+                if width + characterWidth > columns, width > 0 {
+                    lines.append(line)
+                    (line, width) = ("", 0)
+                }
+                line.append(character)
+                width += characterWidth
+            }
+        }
+        lines.append(line)
+        return lines
     }
 }

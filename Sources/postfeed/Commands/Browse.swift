@@ -12,23 +12,39 @@ struct Browse: AsyncParsableCommand {
               space   next screen          b       previous screen
               n / p   next / previous page (paged mode)
               g       go to page (paged) or post number (infinite); ⏎ goes, Esc cancels
+              Esc     stops a load in progress (g, a page); else clears the search
+              /       search the loaded posts; n / N next / previous match
+              s       most popular first across everything loaded (infinite), or back
+              u       unseen only: hide posts shown in earlier runs (infinite), or back
               m       toggle infinite / paged, keeping your place
               o / ⏎   open the post at the top (detail view; any key goes back)
-              /       search the loaded posts; n / N next / previous match, Esc clears
-              r       refresh from the network
+              r       refresh: back to page 1 from the network; on failure the posts stay
+              l       the last message in full (a cut status line ends with [l])
               ?       every key
               q       save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)
 
+            Never frozen: pages load while keys are handled, with what is loading at the
+            right of the header; q quits at once, cancelling loads. After the first scroll
+            the rest of the catalog loads in the background (its progress on the status
+            line), so s orders across it. At most 10 pages stay in memory; pages scrolled
+            away come back from the page cache.
+
             On a terminal the screen is the alternate screen, laid out again when the
-            window is resized; the terminal is restored on every way out.
+            window is resized; the terminal is restored on every way out. The header is
+            in colour unless NO_COLOR is set; the current post is in reverse video.
 
             Keys may also be piped in, one byte each: printf 'jjmq' | postfeed browse
+            Piped keys are handled one after another, each once the loads of the one
+            before have ended, with one frame per key and no background catalog load.
             """)
 
     @OptionGroup var backend: BackendOptions
 
     @Option(parsing: .unconditional, help: "Posts on one screen, 1…1000 (default: what fits the terminal).")
     var rows: Int?
+
+    /// Pages of the infinite feed kept in memory (`maximumResidentPages`).
+    static let residentPages = 10
 
     func validate() throws {
         if let rows, !(1...1000).contains(rows) {
@@ -37,62 +53,64 @@ struct Browse: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Session.run(backend) { client in
+        try await Session.run(backend, configure: { $0.infinite.maximumResidentPages = Self.residentPages }) { client in
             let terminal = RawTerminal()
             let count = rows ?? (terminal.isInteractive ? nil : 5)
-            var screen = BrowseScreen(client: client, terminal: terminal, visibleCount: count)
-            try await screen.open(mode: client.currentMode().mode)
+            let (events, continuation) = AsyncStream<BrowseEvent>.makeStream()
+            let screen = BrowseScreen(
+                client: client, terminal: terminal, events: continuation, visibleCount: count,
+                colour: Self.usesColour(terminal))
+            screen.mode = client.currentMode().mode
             // Signals first, so none can end the process between entering the screen and
             // watching for them; `defer` restores the terminal on an error too.
             // SIGINT, SIGTERM and SIGHUP end the session (the place saved, the terminal
             // restored); SIGWINCH re-lays the screen out.
             let signals = TerminationWatcher.start(watching: TerminationWatcher.terminating.union([SIGHUP, SIGWINCH]))
             terminal.enableRawMode()
-            let keys = KeyReader.start(terminal)
+            let feeding = Self.forward(keys: KeyReader.start(terminal), signals: signals.events, into: continuation)
             defer {
+                feeding.cancel()
                 signals.stop()
                 terminal.restore()
             }
-            await screen.render()
-            for await event in merge(keys: keys, signals: signals.events) {
-                let keepGoing: Bool
-                switch event {
-                case .key(let key): keepGoing = await screen.handle(key)
-                case .resize:
-                    await screen.resize()
-                    keepGoing = true
-                case .terminate: keepGoing = false
-                }
-                if !keepGoing { break }
-                await screen.render()
+            screen.open()
+            if terminal.isInteractive { screen.render() }
+            for await event in events {
+                guard await screen.handle(event) else { break }
             }
+            screen.stop()
             terminal.restore()
+            if let failure = screen.openFailure { throw failure }
             let notices = try await screen.save()
             print("")
             notices.forEach { Terminal.note("postfeed: \($0)") }
-            print("postfeed: place saved (\(screen.mode) mode)")
+            if screen.opened {
+                print("postfeed: place saved (\(screen.mode) mode)")
+            } else {
+                print("postfeed: quit before \(screen.mode) mode opened; the saved place is unchanged")
+            }
         }
     }
 
-    enum Event: Sendable {
-        case key(RawTerminal.Key)
-        case resize
-        case terminate
+    /// Colour on a terminal only, and never with `NO_COLOR` set (no-color.org).
+    static func usesColour(_ terminal: RawTerminal) -> Bool {
+        terminal.isInteractive && Terminal.standardOutputIsTerminal
+            && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
-    /// Keys and signals in one stream.
-    private func merge(keys: AsyncStream<RawTerminal.Key>, signals: AsyncStream<Int32>) -> AsyncStream<Event> {
-        AsyncStream { continuation in
-            let keyTask = Task {
-                for await key in keys { continuation.yield(.key(key)) }
-                continuation.yield(.key(.endOfInput))
-            }
-            let signalTask = Task {
-                for await number in signals { continuation.yield(number == SIGWINCH ? .resize : .terminate) }
-            }
-            continuation.onTermination = { _ in
-                keyTask.cancel()
-                signalTask.cancel()
+    /// Keys and signals into the loop's one stream.
+    private static func forward(
+        keys: AsyncStream<RawTerminal.Key>, signals: AsyncStream<Int32>, into events: AsyncStream<BrowseEvent>.Continuation
+    ) -> Task<Void, Never> {
+        Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await key in keys { events.yield(.key(key)) }
+                    events.yield(.key(.endOfInput))
+                }
+                group.addTask {
+                    for await number in signals { events.yield(number == SIGWINCH ? .resize : .terminate) }
+                }
             }
         }
     }

@@ -1,0 +1,31 @@
+/// The keys of `browse`, for the `?` overlay and the hints line.
+enum BrowseHelp {
+    /// Every key, for the `?` overlay.
+    static let lines = [
+        "PostFeed · keys",
+        "",
+        "  j / ↓      next post",
+        "  k / ↑      previous post",
+        "  space / b  next / previous screen (also Page Down / Page Up)",
+        "  n / p      next / previous page (paged mode; n is next match while searching)",
+        "  g          go to page (paged) or post number (infinite); ⏎ goes, Esc cancels",
+        "  Esc        stops a load in progress (g, a page); else clears the search",
+        "  /          search the loaded posts (title, author, body); ⏎ searches, Esc cancels",
+        "  n / N      next / previous match; Esc clears the search",
+        "  s          order by popularity across everything loaded, or back (infinite)",
+        "  u          unseen only: hide posts shown in earlier runs, or show all (infinite)",
+        "  m          toggle infinite / paged, keeping your place",
+        "  o / ⏎      open the current post (any key goes back)",
+        "  r          refresh from the network: back to page 1; on failure the posts stay",
+        "  l          the last message in full (a cut status line ends with [l])",
+        "  ?          this help",
+        "  q          save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)",
+    ]
+
+    /// The hints line for `mode`.
+    static func hints(infinite: Bool) -> String {
+        infinite
+            ? "j/k scroll · space/b screen · g go to · / search · s popular · u unseen · m paged · o open · r refresh · ? help · q quit"
+            : "j/k scroll · n/p page · g go to page · / search · m infinite · o open · r refresh · ? help · q quit"
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import PostFeed
+
+extension BrowseScreen {
+    /// Applies a key to what is on screen; returns `false` to quit. Never waits for the
+    /// network: loads start as jobs.
+    func press(_ key: RawTerminal.Key) async -> Bool {
+        if key == .endOfInput || key == .interrupt { return false }
+        loadBudget = Self.pagesToFillAScreen
+        switch overlay {
+        case .detail, .help, .message:
+            overlay = nil
+            cancel(.detail)
+            return true
+        case .goTo(let typed):
+            typeGoTo(key, into: typed)
+            return true
+        case .search(let typed):
+            typeSearch(key, into: typed)
+            return true
+        case nil:
+            break
+        }
+        if key == .character("q") { return false }
+        status = ""
+        switch key {
+        case .character("?"): overlay = .help
+        case .character("l"): overlay = .message
+        case .escape: escape()
+        case .character("m"): await toggleMode()
+        default:
+            guard opened else {
+                say(running[.open] != nil ? "still opening \(mode) mode…" : "\(mode) mode did not open; m switches back")
+                return true
+            }
+            navigate(key)
+        }
+        return true
+    }
+
+    /// Keys that need the mode open.
+    private func navigate(_ key: RawTerminal.Key) {
+        switch key {
+        case .character("j"), .down: move(by: 1)
+        case .character("k"), .up: move(by: -1)
+        case .character(" "), .pageDown: move(by: visibleCount)
+        case .character("b"), .pageUp: move(by: -visibleCount)
+        case .character("n") where searchQuery != nil: find(step: 1)
+        case .character("N"): find(step: -1)
+        case .character("n"): page(by: 1)
+        case .character("p"): page(by: -1)
+        case .character("g"): overlay = .goTo(typed: "")
+        case .character("r"): refresh()
+        case .character("s"): toggleOrder(popularity: true)
+        case .character("u"): toggleOrder(popularity: false)
+        case .character("o"), .enter: openDetail()
+        case .character("/"): overlay = .search(typed: "")
+        default: break
+        }
+    }
+
+    /// Esc: stops a load the reader asked for (`g`, a page), else clears the search.
+    private func escape() {
+        if cancel(.goTo) {
+            say("stopped loading: \(shown.loaded) posts loaded")
+            refreshView()
+        } else if let target = pageTarget, cancel(.page) {
+            pageTarget = nil
+            say("stopped loading page \(target)")
+        } else if searchQuery != nil {
+            searchQuery = nil
+            say("search cleared")
+        }
+    }
+
+    func move(by delta: Int) {
+        pendingFeedIndex = nil
+        switch mode {
+        case .infinite:
+            // A typed post number may be anything up to Int.max: saturate, never trap.
+            let target = max(0, PlaceConverter.saturatingAdd(top, delta))
+            top = min(target, max(0, shown.viewCount - 1))
+            if delta > 0, PlaceConverter.saturatingAdd(top, visibleCount) >= shown.viewCount, !shown.hasMore {
+                say("end of the feed (\(shown.viewCount) posts)")
+            }
+            if delta != 0 { startCatalogLoad() }
+            refreshView()
+        case .paged:
+            let target = PlaceConverter.saturatingAdd(top, delta)
+            if target >= shown.loaded {
+                page(by: 1)
+            } else if target < 0 {
+                page(by: -1)
+            } else {
+                top = target
+                refreshView()
+            }
+        }
+    }
+
+    func page(by delta: Int) {
+        switch mode {
+        case .infinite:
+            move(by: delta * client.configuration.pageSize)
+        case .paged:
+            let current = pageTarget ?? shown.page
+            let target = PlaceConverter.saturatingAdd(current, delta)
+            if delta > 0, shown.totalPages.map({ target > $0 }) ?? (pageTarget == nil && !shown.hasMore) {
+                say("this is the last page")
+            } else if target < 1 {
+                say("this is the first page")
+            } else {
+                goToPage(target)
+            }
+        }
+    }
+
+    /// A key typed at the "go to" prompt: Enter goes, Escape cancels, Backspace erases.
+    private func typeGoTo(_ key: RawTerminal.Key, into typed: String) {
+        switch key {
+        case .enter:
+            overlay = nil
+            goTo(typed)
+        case .escape:
+            overlay = nil
+        default:
+            if let edited = Self.edit(typed, with: key) { overlay = .goTo(typed: edited) }
+        }
+    }
+
+    /// A key typed at the search prompt: Enter searches, Escape cancels, Backspace erases.
+    private func typeSearch(_ key: RawTerminal.Key, into typed: String) {
+        switch key {
+        case .enter:
+            overlay = nil
+            guard !typed.isEmpty else { return }
+            searchQuery = typed
+            find(step: 0)
+        case .escape:
+            overlay = nil
+        default:
+            if let edited = Self.edit(typed, with: key) { overlay = .search(typed: edited) }
+        }
+    }
+
+    /// A prompt's text after `key`: Backspace erases the last character, a character is
+    /// added; `nil` for any other key.
+    private static func edit(_ typed: String, with key: RawTerminal.Key) -> String? {
+        switch key {
+        case .character(let c) where c == "\u{7F}" || c == "\u{08}": String(typed.dropLast())
+        case .character(let c): typed + String(c)
+        default: nil
+        }
+    }
+
+    private func goTo(_ typed: String) {
+        guard let number = Int(typed.trimmingCharacters(in: .whitespaces)) else {
+            say("'\(typed)' is not a number")
+            return
+        }
+        switch mode {
+        case .paged:
+            goToPage(number)
+        case .infinite:
+            guard number >= 1 else {
+                say("posts are numbered from 1")
+                return
+            }
+            if number <= shown.loaded {
+                pendingFeedIndex = number - 1
+                refreshView()
+            } else {
+                loadUntil(post: number)
+            }
+        }
+    }
+
+    /// `s` (popularity) and `u` (unseen only) in infinite mode; the post on top stays.
+    private func toggleOrder(popularity: Bool) {
+        guard mode == .infinite else {
+            say("s and u order the infinite feed; m switches to it")
+            return
+        }
+        if popularity {
+            byPopularity.toggle()
+            say(byPopularity
+                ? "most popular first, across the \(shown.loaded) loaded posts" + (catalog.started ? " and the catalog as it loads" : "")
+                : "in the feed's order")
+        } else {
+            unseenOnly.toggle()
+            say(unseenOnly ? "unseen only: posts shown in earlier runs are hidden (this run's stay)" : "every post shown")
+        }
+        pendingFeedIndex = topFeedIndex
+        orderDirty = true
+        refreshView()
+    }
+
+    private func toggleMode() async {
+        guard running[.open] == nil else {
+            say("still opening \(mode) mode…")
+            return
+        }
+        for job in Array(running.keys) where job != .poll { cancel(job) }
+        pageTarget = nil
+        do {
+            try await save()
+            let target: ListMode = mode == .infinite ? .paged : .infinite
+            let report = try client.switchMode(to: target)
+            mode = target
+            opened = false
+            shown = BrowseView()
+            top = 0
+            order = nil
+            orderDirty = byPopularity || unseenOnly
+            open(announcing: "\(target) mode" + (report.page.map { ", page \($0)" } ?? "")
+                + (report.anchor.map { ", post #\($0.position) in view" } ?? ""))
+        } catch {
+            say("\(error)")
+        }
+    }
+}

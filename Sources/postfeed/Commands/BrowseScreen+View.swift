@@ -1,0 +1,230 @@
+import Foundation
+import PostFeed
+
+/// What is on screen, as a view job read it from the feeds.
+struct BrowseView: Sendable {
+    /// The view position of the first post (what the header counts from; ``BrowseScreen/top``
+    /// may be ahead of it while the view is read again).
+    var top = 0
+    /// The posts from the top, at most a screen.
+    var posts: [Post] = []
+    /// Their 1-based positions in the backend's list.
+    var numbers: [Int] = []
+    /// Infinite: posts loaded. Paged: posts on the page.
+    var loaded = 0
+    /// Infinite: posts the view has (``loaded`` less those `u` hides).
+    var viewCount = 0
+    /// Posts in the whole list, when the backend said.
+    var total: Int?
+    /// Infinite: more pages follow. Paged: a next page follows.
+    var hasMore = false
+    /// Paged: the page shown and the number of pages, when known.
+    var page = 0
+    var totalPages: Int?
+}
+
+/// What a view job is asked to read.
+private struct ViewRequest: Sendable {
+    var mode: ListMode
+    var top: Int
+    var focus: Int?
+    var visibleCount: Int
+    var order: [Int]?
+    var rebuild: Rebuild?
+    var pageSize: Int
+
+    /// How to make the order again.
+    struct Rebuild: Sendable {
+        var byPopularity: Bool
+        var unseenOnly: Bool
+        var hidden: PostIDSet
+        var kept: Set<Int>
+        var popularity: [Int: Double]
+    }
+}
+
+/// What a view job read.
+private struct ViewResult: Sendable {
+    var top: Int
+    var view: BrowseView
+    /// The order made again, when asked (`nil` inside: the feed as it is).
+    var rebuilt: [Int]??
+    var popularity: [Int: Double]?
+}
+
+extension BrowseScreen {
+    /// Reads what the screen shows from the feeds, off the loop (pages scrolled out of the
+    /// window come back from the page cache); then loads more when the screen nears the
+    /// end of what is loaded.
+    func refreshView() {
+        let request = ViewRequest(
+            mode: mode, top: top, focus: pendingFeedIndex, visibleCount: visibleCount, order: order,
+            rebuild: orderDirty
+                ? .init(byPopularity: byPopularity, unseenOnly: unseenOnly, hidden: earlierSeen ?? PostIDSet(),
+                        kept: shownThisRun, popularity: popularity)
+                : nil,
+            pageSize: client.configuration.pageSize)
+        let client = client
+        start(.view) { _ in
+            do {
+                let result = try await Self.read(request, client: client)
+                return { $0.showView(result, rebuilt: request.rebuild != nil) }
+            } catch {
+                return { screen in if !Self.isCancellation(error) { screen.say("\(error)") } }
+            }
+        }
+    }
+
+    private func showView(_ result: ViewResult, rebuilt: Bool) {
+        if let order = result.rebuilt {
+            self.order = order
+            orderDirty = false
+        }
+        if let popularity = result.popularity { self.popularity = popularity }
+        pendingFeedIndex = nil
+        top = result.top
+        shown = result.view
+        shownThisRun.formUnion(result.view.posts.map(\.id))
+        loadMoreIfNeeded()
+    }
+
+    private static func read(_ request: ViewRequest, client: FeedClient) async throws -> ViewResult {
+        switch request.mode {
+        case .paged:
+            let feed = client.paged
+            let posts = await feed.posts
+            let page = await feed.currentPage
+            let top = min(max(0, request.top), max(0, posts.count - 1))
+            let visible = Array(posts.dropFirst(top).prefix(request.visibleCount))
+            let numbers = visible.indices.map {
+                PlaceConverter.position(page: page, indexInPage: top + $0, pageSize: request.pageSize)
+            }
+            let view = BrowseView(
+                top: top, posts: visible, numbers: numbers, loaded: posts.count, viewCount: posts.count,
+                total: await feed.totalCount, hasMore: await feed.hasNext, page: page, totalPages: await feed.totalPages)
+            return ViewResult(top: top, view: view, rebuilt: nil, popularity: nil)
+        case .infinite:
+            return try await readInfinite(request, feed: client.infinite)
+        }
+    }
+
+    private static func readInfinite(_ request: ViewRequest, feed: InfiniteFeed) async throws -> ViewResult {
+        var order = request.order
+        var focus = request.focus
+        var rebuilt: [Int]??
+        var popularity: [Int: Double]?
+        if let rebuild = request.rebuild {
+            let ids = await feed.loadedPostIDs
+            // The post on top stays on top when the order changes.
+            if focus == nil { focus = order.map { $0.indices.contains(request.top) ? $0[request.top] : nil } ?? request.top }
+            var known = rebuild.popularity
+            if rebuild.byPopularity { try await readPopularity(of: ids, into: &known, feed: feed) }
+            order = BrowseOrder.make(
+                ids: ids, popularity: known, byPopularity: rebuild.byPopularity, unseenOnly: rebuild.unseenOnly,
+                hidden: rebuild.hidden, kept: rebuild.kept)
+            rebuilt = .some(order)
+            popularity = known
+        }
+        let loaded = await feed.count
+        let viewCount = order?.count ?? loaded
+        var top = focus.map { BrowseOrder.position(ofFeedIndex: $0, in: order) } ?? request.top
+        top = min(max(0, top), max(0, viewCount - 1))
+        let end = min(viewCount, PlaceConverter.saturatingAdd(top, request.visibleCount))
+        var posts: [Post] = []
+        var numbers: [Int] = []
+        if let order {
+            for position in top..<max(top, end) {
+                let index = order[position]
+                let post = try await feed.posts(in: index..<index + 1)
+                guard let first = post.first, let number = await feed.listPositions(in: index..<index + 1).first else { continue }
+                posts.append(first)
+                numbers.append(number + 1)
+            }
+        } else {
+            posts = try await feed.posts(in: top..<max(top, end))
+            numbers = await feed.listPositions(in: top..<top + posts.count).map { $0 + 1 }
+        }
+        let view = BrowseView(
+            top: top, posts: posts, numbers: numbers, loaded: loaded, viewCount: viewCount, total: await feed.totalCount,
+            hasMore: await feed.hasMore)
+        return ViewResult(top: top, view: view, rebuilt: rebuilt, popularity: popularity)
+    }
+
+    /// Adds the popularity of the loaded posts not yet in `known`, reading them a few
+    /// pages at a time (pages out of the window come back from the page cache).
+    private static func readPopularity(of ids: [Int], into known: inout [Int: Double], feed: InfiniteFeed) async throws {
+        var start = 0
+        while start < ids.count {
+            let end = min(ids.count, start + 200)
+            if ids[start..<end].contains(where: { known[$0] == nil }) {
+                for post in try await feed.posts(in: start..<end) { known[post.id] = post.popularity ?? 0 }
+            }
+            start = end
+        }
+    }
+
+    // MARK: Drawing
+
+    /// Draws the state: the overlay when one is open, else the list.
+    func render() {
+        let size = terminal.size
+        switch overlay {
+        case .detail(_, let text, let above):
+            draw(text: above + text, closing: "(any key to go back)", size: size)
+        case .help:
+            draw(text: BrowseHelp.lines, closing: "(any key closes the help)", size: size)
+        case .message:
+            draw(text: [lastMessage.isEmpty ? "No message yet." : lastMessage], closing: "(any key closes this)", size: size, wrap: true)
+        default:
+            let frame = frame()
+            if let size {
+                terminal.drawFrame(BrowseLayout.lines(frame, rows: size.rows, columns: size.columns))
+            } else {
+                terminal.clearScreen()
+                terminal.write(BrowseLayout.pipedLines(frame).joined(separator: "\n") + "\n")
+            }
+        }
+    }
+
+    private func draw(text: [String], closing: String, size: (rows: Int, columns: Int)?, wrap: Bool = false) {
+        if let size {
+            terminal.drawFrame(BrowseLayout.overlayLines(text, closing: closing, rows: size.rows, columns: size.columns, wrap: wrap))
+        } else {
+            terminal.clearScreen()
+            terminal.write((text + ["", closing]).joined(separator: "\n") + "\n")
+        }
+    }
+
+    /// The list as it stands: a function of the state alone.
+    func frame() -> BrowseFrame {
+        let entries = zip(shown.numbers, shown.posts).map { number, post in
+            PostRenderer.listEntry(PostLine(position: number, post: post, image: nil)).components(separatedBy: "\n")
+        }
+        let prompt: String? = switch overlay {
+        case .goTo(let typed): (mode == .paged ? "go to page: " : "go to post #: ") + typed
+        case .search(let typed): "/" + typed
+        default: nil
+        }
+        let activity = activities.sorted { $0.key < $1.key }.map(\.value).joined(separator: " · ")
+        return BrowseFrame(
+            header: header, entries: entries, highlighted: !piped && !entries.isEmpty ? 0 : nil,
+            hints: BrowseHelp.hints(infinite: mode == .infinite),
+            status: [status, catalog.line].filter { !$0.isEmpty }.joined(separator: " · "), prompt: prompt,
+            activity: activity.isEmpty ? nil : activity, colour: colour)
+    }
+
+    private var header: String {
+        guard opened else { return "PostFeed · \(mode)" }
+        switch mode {
+        case .infinite:
+            let range = "\(shown.top + 1)–\(shown.top + shown.posts.count)"
+            let total = shown.total.map { " (\($0) in all)" } ?? ""
+            guard order != nil else { return "PostFeed · infinite · posts \(range) of \(shown.loaded) loaded\(total)" }
+            let tags = [byPopularity ? "most popular first" : nil, unseenOnly ? "unseen only" : nil].compactMap { $0 }
+            let counted = shown.viewCount == shown.loaded ? "\(shown.loaded) loaded" : "\(shown.viewCount) shown, \(shown.loaded) loaded"
+            return "PostFeed · infinite · \(tags.joined(separator: " · ")) · \(range) of \(counted)\(total)"
+        case .paged:
+            return "PostFeed · paged · page \(shown.page)\(shown.totalPages.map { " of \($0)" } ?? "")"
+        }
+    }
+}
