@@ -141,14 +141,17 @@ public final class FeedClient: Sendable {
         }
         let location = configuration.cacheLocation
         let fallback = FileManager.default.temporaryDirectory.appendingPathComponent("postfeed-\(getpid())", isDirectory: true)
-        var fellBack = false
+        var fallbackReasons: Set<String> = []
         imageCache = try Self.openCache(
-            at: location.imageCache, fallback: fallback, configuration: configuration.imageCache, logger: logger, fellBack: &fellBack)
+            at: location.imageCache, fallback: fallback, configuration: configuration.imageCache, logger: logger,
+            fallbackReasons: &fallbackReasons)
         pageCache = try Self.openCache(
-            at: location.pageCache, fallback: fallback, configuration: configuration.pageCache, logger: logger, fellBack: &fellBack)
+            at: location.pageCache, fallback: fallback, configuration: configuration.pageCache, logger: logger,
+            fallbackReasons: &fallbackReasons)
         thumbnailCache = try Self.openCache(
             at: location.thumbnailCache, fallback: fallback, configuration: configuration.thumbnailCache, logger: logger,
-            fellBack: &fellBack)
+            fallbackReasons: &fallbackReasons)
+        let fellBack = !fallbackReasons.isEmpty
         previews = ImagePreviewer(thumbnails: ThumbnailCache(disk: thumbnailCache, originals: imageCache))
         fallbackCacheFolder = fellBack ? fallback : nil
         // One cached-HTTP path for pages and images; offline is its cache-only policy.
@@ -269,9 +272,11 @@ public final class FeedClient: Sendable {
     }
 
     /// Opens a disk layer; when its folder cannot be created (read-only or missing parent),
-    /// falls back to a private temporary folder so the run still works, with one warning.
+    /// falls back to a private temporary folder so the run still works, with one warning per
+    /// reason (a file in the way of the cache root is one problem, not one per layer).
     private static func openCache(
-        at url: URL, fallback: URL, configuration: DiskCache.Configuration, logger: Logger, fellBack: inout Bool
+        at url: URL, fallback: URL, configuration: DiskCache.Configuration, logger: Logger,
+        fallbackReasons: inout Set<String>
     ) throws(FeedClientError) -> DiskCache {
         var configuration = configuration
         // The cache module cannot log; its one-per-condition warnings (read-only, full disk)
@@ -281,8 +286,10 @@ public final class FeedClient: Sendable {
             return try DiskCache(directory: url, configuration: configuration)
         } catch {
             let folder = fallback.appendingPathComponent(url.lastPathComponent, isDirectory: true)
-            logger.warning("cannot use \(url.path) (\(error)); caching in \(folder.path) for this run")
-            fellBack = true
+            if fallbackReasons.insert("\(error)").inserted {
+                logger.warning(
+                    "cannot use \(url.deletingLastPathComponent().path) (\(error)); caching in \(fallback.path) for this run")
+            }
             do {
                 return try DiskCache(directory: folder, configuration: configuration)
             } catch {
