@@ -26,6 +26,11 @@ struct BrowsePreviewTerminalTests {
         lines.firstIndex { $0.contains("#\(id)  ") }.map { Array(lines[..<$0]) }
     }
 
+    /// Drawn rows above post `id`'s detail title (0 when the detail view is not shown).
+    private static func previewRows(title id: Int, _ lines: [String]) -> Int {
+        drawn(rowsAbove(title: id, lines) ?? []).count
+    }
+
     private static func drawn(_ rows: [String]) -> [String] {
         rows.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
@@ -46,11 +51,11 @@ struct BrowsePreviewTerminalTests {
 
             // When: o on post 1; Then: its preview (at most half the 40 rows) above its text
             try pane.type("o")
-            let first = try await pane.waitForScreen { Self.drawn(Self.rowsAbove(title: 1, $0) ?? []).count >= 5 }
+            let first = try await pane.waitForScreen { lines in Self.previewRows(title: 1, lines) >= 5 }
             #expect(first.ok, "\(first.screen.joined(separator: "\n"))")
             let rows1 = Self.rowsAbove(title: 1, first.screen) ?? []
             #expect(rows1.count <= 20, "\(rows1.count) rows above the text")
-            #expect(first.screen.last == "(any key to go back)")
+            #expect(first.screen.contains("(any key to go back)"), "\(first.screen.joined(separator: "\n"))")
 
             // When: back, down one, o on post 2; Then: other cells
             try pane.type("x")
@@ -58,7 +63,7 @@ struct BrowsePreviewTerminalTests {
             try pane.type("j")
             #expect(try await pane.waitForScreen { Self.showsList(from: 2, $0) }.ok)
             try pane.type("o")
-            let second = try await pane.waitForScreen { Self.drawn(Self.rowsAbove(title: 2, $0) ?? []).count >= 5 }
+            let second = try await pane.waitForScreen { lines in Self.previewRows(title: 2, lines) >= 5 }
             #expect(second.ok, "\(second.screen.joined(separator: "\n"))")
             #expect(Self.rowsAbove(title: 2, second.screen) != rows1, "post 2's image differs from post 1's")
             try pane.type("x")
@@ -110,7 +115,7 @@ struct BrowsePreviewTerminalTests {
 
             // When: o; Then: the text at once, no preview yet
             try pane.type("o")
-            let text = try await pane.waitForScreen { $0.contains { $0.contains("#1  ") } }
+            let text = try await pane.waitForScreen { lines in Self.rowsAbove(title: 1, lines) != nil }
             #expect(text.ok, "\(text.screen.joined(separator: "\n"))")
             #expect(Self.drawn(Self.rowsAbove(title: 1, text.screen) ?? ["x"]).isEmpty, "\(text.screen.joined(separator: "\n"))")
 
@@ -127,7 +132,7 @@ struct BrowsePreviewTerminalTests {
 
             // And o again draws it (the image arrives in its time)
             try pane.type("o")
-            let drawn = try await pane.waitForScreen(timeout: .seconds(30)) { Self.drawn(Self.rowsAbove(title: 2, $0) ?? []).count >= 5 }
+            let drawn = try await pane.waitForScreen(timeout: .seconds(30)) { lines in Self.previewRows(title: 2, lines) >= 5 }
             #expect(drawn.ok, "\(drawn.screen.joined(separator: "\n"))")
             try pane.type("x")
             try await quit(pane)
