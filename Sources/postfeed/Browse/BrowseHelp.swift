@@ -15,7 +15,8 @@ enum BrowseHelp {
         "  s          order by popularity across everything loaded, or back (infinite)",
         "  u          unseen only: hide posts shown in earlier runs, or show all (infinite)",
         "  m          toggle infinite / paged, keeping your place",
-        "  o / ⏎      open the current post (any key goes back)",
+        "  o / ⏎      open the current post, its image above the text (any key goes back)",
+        "  i          thumbnails beside the posts on or off (--images; on for kitty, iTerm2, sixel)",
         "  r          refresh from the network: back to page 1; on failure the posts stay",
         "  l          the last message in full (a cut status line ends with [l])",
         "  ?          this help",
@@ -25,7 +26,7 @@ enum BrowseHelp {
     /// The hints line for `mode`.
     static func hints(infinite: Bool) -> String {
         infinite
-            ? "j/k scroll · space/b screen · g go to · / search · s popular · u unseen · m paged · o open · r refresh · ? help · q quit"
-            : "j/k scroll · n/p page · g go to page · / search · m infinite · o open · r refresh · ? help · q quit"
+            ? "j/k scroll · space/b screen · g go to · / search · s popular · u unseen · m paged · o open · i images · r refresh · ? help · q quit"
+            : "j/k scroll · n/p page · g go to page · / search · m infinite · o open · i images · r refresh · ? help · q quit"
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostFeed
+import PostFeedImaging
 
 struct Browse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +18,10 @@ struct Browse: AsyncParsableCommand {
               s       most popular first across everything loaded (infinite), or back
               u       unseen only: hide posts shown in earlier runs (infinite), or back
               m       toggle infinite / paged, keeping your place
-              o / ⏎   open the post at the top (detail view; any key goes back)
+              o / ⏎   open the post at the top (detail view, its image's preview above the
+                      text; any key goes back)
+              i       thumbnails beside the posts on or off (on at the start for kitty,
+                      iTerm2 and sixel; --images none draws none)
               r       refresh: back to page 1 from the network; on failure the posts stay
               l       the last message in full (a cut status line ends with [l])
               ?       every key
@@ -29,6 +33,11 @@ struct Browse: AsyncParsableCommand {
             line), so s orders across it. At most 10 pages stay in memory; pages scrolled
             away come back from the page cache.
 
+            Images (--images): the detail view draws the post's image above its text as it
+            arrives (a failing image is one line saying why); the list draws thumbnails
+            from the thumbnail cache, the missing ones in the background. auto picks the
+            protocol from the terminal, and draws nothing when the output is not one.
+
             On a terminal the screen is the alternate screen, laid out again when the
             window is resized; the terminal is restored on every way out. The header is
             in colour unless NO_COLOR is set; the current post is in reverse video.
@@ -39,6 +48,7 @@ struct Browse: AsyncParsableCommand {
             """)
 
     @OptionGroup var backend: BackendOptions
+    @OptionGroup var display: ImageDisplayOptions
 
     @Option(parsing: .unconditional, help: "Posts on one screen, 1…1000 (default: what fits the terminal).")
     var rows: Int?
@@ -61,6 +71,9 @@ struct Browse: AsyncParsableCommand {
                 client: client, terminal: terminal, events: continuation, visibleCount: count,
                 colour: Self.usesColour(terminal))
             screen.mode = client.currentMode().mode
+            // Before raw mode: `auto` may ask the terminal whether it draws sixel.
+            screen.previewStyle = display.style()
+            screen.thumbnailsOn = [.kitty, .iterm, .sixel].contains(screen.previewStyle.imageProtocol)
             // Signals first, so none can end the process between entering the screen and
             // watching for them; `defer` restores the terminal on an error too.
             // SIGINT, SIGTERM and SIGHUP end the session (the place saved, the terminal

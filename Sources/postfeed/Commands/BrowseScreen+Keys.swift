@@ -11,6 +11,8 @@ extension BrowseScreen {
         case .detail, .help, .message:
             overlay = nil
             cancel(.detail)
+            cancel(.preview)
+            detailPreview = nil
             return true
         case .goTo(let typed):
             typeGoTo(key, into: typed)
@@ -26,6 +28,7 @@ extension BrowseScreen {
         switch key {
         case .character("?"): overlay = .help
         case .character("l"): overlay = .message
+        case .character("i"): toggleThumbnails()
         case .escape: escape()
         case .character("m"): await toggleMode()
         default:

@@ -167,10 +167,11 @@ extension BrowseScreen {
 
     // MARK: The post in full, search
 
-    /// `o`: the top post in full at once; its image's details when they arrive.
+    /// `o`: the top post in full at once; its image's details and preview when they arrive.
     func openDetail() {
         guard let post = shown.posts.first else { return }
         overlay = .detail(postID: post.id, text: Self.detailLines(post, image: nil), above: [])
+        loadDetailPreview(of: post)
         guard post.imageURL != nil else { return }
         let client = client
         start(.detail, activity: "loading the image's details…") { _ in

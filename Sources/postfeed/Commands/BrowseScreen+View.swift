@@ -86,6 +86,7 @@ extension BrowseScreen {
         shown = result.view
         shownThisRun.formUnion(result.view.posts.map(\.id))
         loadMoreIfNeeded()
+        loadThumbnails()
     }
 
     private static func read(_ request: ViewRequest, client: FeedClient) async throws -> ViewResult {
@@ -170,7 +171,9 @@ extension BrowseScreen {
         let size = terminal.size
         switch overlay {
         case .detail(_, let text, let above):
+            terminal.write(clearsImages)
             draw(text: above + text, closing: "(any key to go back)", size: size)
+            if size != nil, let detailPreview { terminal.write(Self.placed(detailPreview, row: 1, column: 1)) }
         case .help:
             draw(text: BrowseHelp.lines, closing: "(any key closes the help)", size: size)
         case .message:
@@ -178,7 +181,9 @@ extension BrowseScreen {
         default:
             let frame = frame()
             if let size {
+                terminal.write(clearsImages)
                 terminal.drawFrame(BrowseLayout.lines(frame, rows: size.rows, columns: size.columns))
+                drawThumbnails(entries: frame.entries, rows: size.rows)
             } else {
                 terminal.clearScreen()
                 terminal.write(BrowseLayout.pipedLines(frame).joined(separator: "\n") + "\n")
@@ -199,6 +204,9 @@ extension BrowseScreen {
     func frame() -> BrowseFrame {
         let entries = zip(shown.numbers, shown.posts).map { number, post in
             PostRenderer.listEntry(PostLine(position: number, post: post, image: nil)).components(separatedBy: "\n")
+        }.map { lines in
+            // Room at the left for the thumbnails (drawn after the frame).
+            thumbnailsActive ? lines.map { String(repeating: " ", count: Self.thumbnailIndent) + $0 } : lines
         }
         let prompt: String? = switch overlay {
         case .goTo(let typed): (mode == .paged ? "go to page: " : "go to post #: ") + typed

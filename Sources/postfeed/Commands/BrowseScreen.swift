@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedImaging
 
 /// One thing `browse` is told, in the one stream its loop consumes: a key, a signal, or a
 /// load that finished or got further.
@@ -18,7 +19,7 @@ enum BrowseEvent: Sendable {
 
 /// The kinds of work `browse` runs off its loop, at most one of each at a time.
 enum BrowseJob: Int, Hashable, Sendable, Comparable {
-    case open, refresh, goTo, page, more, search, detail, view, poll
+    case open, refresh, goTo, page, more, search, detail, preview, view, thumbnails, poll
 
     static func < (lhs: BrowseJob, rhs: BrowseJob) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -94,6 +95,17 @@ final class BrowseScreen {
     /// A piped key was handled since the last frame.
     private var frameOwed = true
     var ticker: Task<Void, Never>?
+
+    /// How previews are drawn (`--images`, resolved before raw mode); `.none` draws nothing.
+    var previewStyle = PreviewStyle.none
+    /// The open post's preview, drawn above its text once its job ended.
+    var detailPreview: ImagePreview?
+    /// List thumbnails on (`i`); on at the start for kitty, iTerm2 and sixel.
+    var thumbnailsOn = false
+    /// Thumbnails drawn or loaded this run, by post ID.
+    var thumbnails: [Int: ImagePreview] = [:]
+    /// Posts whose thumbnail could not be drawn (not asked again this run).
+    var thumbnailFailures: Set<Int> = []
 
     /// The most pages the view loads on its own to fill a screen.
     static let pagesToFillAScreen = 5
