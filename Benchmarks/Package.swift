@@ -9,7 +9,8 @@ import PackageDescription
 //   Sources/postfeed-bench-fetch   the HTTP engine vs curl, URLSession, AsyncHTTPClient and
 //                                  bare libcurl (scripts/bench.sh)
 //   Sources/postfeed-bench         process-level benchmarks: `postfeed-bench cache`,
-//                                  `postfeed-bench list`, `postfeed-bench fetch`
+//                                  `postfeed-bench list`, `postfeed-bench fetch`,
+//                                  `postfeed-bench thumbnail` (scripts/bench-images.sh)
 //                                  (scripts/bench-cache-list.sh)
 //   Sources/postfeed-bench-preview one terminal preview of an image file (decode scaled +
 //                                  render), timed as a process against the `chafa` command
@@ -62,6 +63,7 @@ let package = Package(
                 .product(name: "PostFeed", package: rootPackage),
                 .product(name: "PostFeedCache", package: rootPackage),
                 .product(name: "PostFeedHTTP", package: rootPackage),
+                .product(name: "PostFeedImaging", package: rootPackage),
                 .product(name: "PostFeedServer", package: rootPackage),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

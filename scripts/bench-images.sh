@@ -7,6 +7,13 @@
 # pay their start-up; no thumbnail cache: "cold"; the file itself is in the OS page cache
 # for both). Then decode + render timed inside the process, and the peak memory (max RSS
 # from /usr/bin/time -v) of a JPEG preview with the scaled decode against a full decode.
+# Last, the preview from the thumbnail cache (the rendered preview stored as a derived
+# disk-cache entry; no decode of the original): inside one process, `FeedClient.preview`
+# called again on a warm thumbnail (`postfeed-bench thumbnail`) against the chafa medians
+# measured above; and as whole processes, `postfeed show ID --images symbols` with the
+# thumbnail present, without it, and with no cache at all, beside chafa at the box `show`
+# draws in when piped (80×12 cells). The images are served by `postfeed serve` over a copy
+# of Fixtures/ in which posts 1 and 42 carry the generated JPEG and PNG.
 # `make bench` runs this after the others; it also runs alone:
 #
 #   bash scripts/bench-images.sh                   everything (about 2 minutes)
@@ -36,19 +43,40 @@ done
 echo "bench-images: building postfeed-bench-preview (Benchmarks/, release, static Swift runtime)…" >&2
 "$SWIFT" build --package-path Benchmarks -c release --static-swift-stdlib --product postfeed-bench-preview >&2
 PREVIEW="$("$SWIFT" build --package-path Benchmarks -c release --show-bin-path)/postfeed-bench-preview"
+echo "bench-images: building postfeed-bench (thumbnail cache, in process) and postfeed (release)…" >&2
+"$SWIFT" build --package-path Benchmarks -c release --static-swift-stdlib --product postfeed-bench >&2
+BENCH="$("$SWIFT" build --package-path Benchmarks -c release --show-bin-path)/postfeed-bench"
+"$SWIFT" build -c release --static-swift-stdlib --product postfeed >&2
+POSTFEED="$("$SWIFT" build -c release --show-bin-path)/postfeed"
 
 # The commit measured (BENCH_COMMIT when git cannot tell, e.g. in a bind-mounted worktree).
 COMMIT=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+SERVER_PID=""
+trap '[[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
 "$PREVIEW" --generate "$WORK" >/dev/null
 JPEG=$WORK/photo-1600x1200.jpg
 PNG=$WORK/photo-1200x900.png
 BIG_JPEG=$WORK/photo-4800x3600.jpg
 
+# The fixture backend for the thumbnail part: post 1 (img-001.jpg) shows the JPEG, post 42
+# (img-060.png) the PNG.
+cp -R Fixtures "$WORK/fixtures"
+cp "$JPEG" "$WORK/fixtures/images/img-001.jpg"
+cp "$PNG" "$WORK/fixtures/images/img-060.png"
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+BASE_URL=http://127.0.0.1:$PORT
+"$POSTFEED" serve --port "$PORT" --fixtures "$WORK/fixtures" >/dev/null 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 100); do
+    curl -fs "$BASE_URL/api/posts?page=1&limit=1" >/dev/null && break
+    sleep 0.1
+done
+curl -fs "$BASE_URL/api/posts?page=1&limit=1" >/dev/null || { echo "bench-images: postfeed serve did not start on $BASE_URL" >&2; exit 1; }
+
 # Min / median / max of each command in a hyperfine JSON export, in ms, and the ratio of
 # the medians to the second command's (chafa with the same settings).
-summarize() { # json image format
+summarize() { # json image format chafa-median-file
     python3 - "$@" <<'PY'
 import json, statistics, sys
 results = json.load(open(sys.argv[1]))["results"]
@@ -57,6 +85,7 @@ def stats(r):
     return t[0] * 1000, statistics.median(t) * 1000, t[-1] * 1000
 ours, chafa, chafa_defaults = (stats(r) for r in results)
 ratio = ours[1] / chafa[1]
+open(sys.argv[4], "w").write("%f" % chafa[1])
 print("| %s | %s | %.1f / %.1f / %.1f | %.1f / %.1f / %.1f | **%.2f×** | %s | %.1f |" % (
     sys.argv[2], sys.argv[3], *ours, *chafa, ratio, "met" if ratio <= 0.5 else "**missed**", chafa_defaults[1]))
 PY
@@ -81,14 +110,10 @@ for image in "$JPEG" "$PNG"; do
             "$PREVIEW $image --size $CELLS --format $format" \
             "chafa --size $CELLS --format $format --colors full --symbols all $image" \
             "chafa --size $CELLS --format $format $image" >/dev/null
-        summarize "$WORK/run.json" "$(basename "$image")" "$format"
+        summarize "$WORK/run.json" "$(basename "$image")" "$format" "$WORK/chafa-$(basename "$image")-$format.ms"
     done
 done
-# TODO(issue 17, thumbnail cache): the preview read from the thumbnail cache (a derived
-# disk-cache entry, no decode of the original), target ≤ 0.1× chafa. It needs the
-# thumbnail cache in PostFeed (another change); time `postfeed show ID` with a warm
-# thumbnail against the chafa rows above once it exists.
-echo "| from the thumbnail cache | symbols, kitty | not measured yet | — | — | target ≤ 0.1× | — |"
+echo "| from the thumbnail cache | symbols, kitty | see \"Preview from the thumbnail cache\" below | — | — | target ≤ 0.1× | — |"
 echo
 echo "### Decode + render inside one process, ms (the same bytes $RUNS times; the first run apart)"
 echo
@@ -115,5 +140,60 @@ for image in "$JPEG" "$BIG_JPEG"; do
     pixels=$(echo "$size" | awk -Fx '{printf "%.1f MiB", $1 * $2 * 4 / 1048576}')
     echo "| $size JPEG | $(max_rss "$PREVIEW" "$image" --size "$CELLS") | $(max_rss "$PREVIEW" "$image" --size "$CELLS" --full-decode)" \
         "| $(max_rss chafa --size "$CELLS" --format symbols --colors full --symbols all "$image") | $pixels |"
+done
+echo
+echo "### Preview from the thumbnail cache at $CELLS cells, inside one process, ms"
+echo
+echo "\`postfeed-bench thumbnail\`: \`FeedClient.preview(for:fittingIn:style:)\` on one client (true colour, every" \
+    "symbol), the first call (image fetched from \`postfeed serve\` on 127.0.0.1, decoded, rendered, stored as a" \
+    "thumbnail) then $RUNS more on the warm thumbnail (checked: the stored thumbnail, one decode in all). The" \
+    "ratio divides the warm median by the median of the whole \`chafa\` process above (same file, size and" \
+    "settings, this run): PostFeed's process start-up is not in it, chafa's is."
+echo
+echo "| image | format | first preview (cold) | warm min / median / max | output bytes | decodes | warm ÷ chafa process (medians) | target ≤ 0.1× |"
+echo "|---|---|---:|---:|---:|---:|---:|---|"
+for entry in "1 $JPEG" "42 $PNG"; do
+    read -r post image <<<"$entry"
+    for format in symbols kitty; do
+        row=$("$BENCH" thumbnail --base-url "$BASE_URL" --post "$post" --size "$CELLS" --format "$format" \
+            --runs "$RUNS" --label "$(basename "$image")")
+        python3 - "$row" "$WORK/chafa-$(basename "$image")-$format.ms" <<'PY'
+import sys
+row, chafa = sys.argv[1], float(open(sys.argv[2]).read())
+warm_median = float(row.strip("|").split("|")[3].split("/")[1])
+ratio = warm_median / chafa
+print("%s **%.3f×** | %s |" % (row, ratio, "met" if ratio <= 0.1 else "**missed**"))
+PY
+    done
+done
+echo
+echo "### \`postfeed show ID --images symbols\` as whole processes against \`chafa\`, wall time over $RUNS runs (3 warm-up), ms"
+echo
+echo "Piped, \`show\` draws in 80×12 cells, so chafa gets \`--size 80x12\` here (\`--format symbols --colors full" \
+    "--symbols all\`; \`show\` runs with COLORTERM=truecolor). \`show\` also fetches post and prints its text;" \
+    "warm: thumbnail, image and page cached (no decode, no network for the image); thumbnail removed: image on" \
+    "disk, decoded and rendered again; empty cache: post and image fetched from \`postfeed serve\` on 127.0.0.1."
+echo
+echo "| image | chafa 80×12 | show, warm thumbnail | show, thumbnail removed | show, empty cache | warm ÷ chafa | thumbnail removed ÷ warm | empty ÷ warm |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+for entry in "1 $JPEG" "42 $PNG"; do
+    read -r post image <<<"$entry"
+    cache=$WORK/show-cache-$post
+    show=("$POSTFEED" show "$post" --images symbols --base-url "$BASE_URL" --cache-dir "$cache")
+    COLORTERM=truecolor "${show[@]}" >/dev/null  # the thumbnail made once
+    COLORTERM=truecolor hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$WORK/show.json" \
+        --prepare "true" --prepare "true" --prepare "rm -rf $cache/ThumbnailCache" --prepare "rm -rf $cache" \
+        "chafa --size 80x12 --format symbols --colors full --symbols all $image" \
+        "${show[*]}" "${show[*]}" "${show[*]}" >/dev/null
+    python3 - "$WORK/show.json" "$(basename "$image")" <<'PY'
+import json, statistics, sys
+results = json.load(open(sys.argv[1]))["results"]
+med = [statistics.median(r["times"]) * 1000 for r in results]
+lo = [min(r["times"]) * 1000 for r in results]
+chafa, warm, removed, empty = med
+cells = ["%.1f (min %.1f)" % (m, l) for m, l in zip(med, lo)]
+print("| %s | %s | %s | %s | %s | **%.2f×** | %.2f× | %.2f× |" % (
+    sys.argv[2], *cells, warm / chafa, removed / warm, empty / warm))
+PY
 done
 } | if [[ -n "$OUT" ]]; then tee "$OUT"; else cat; fi

@@ -19,7 +19,8 @@ struct PostFeedBench: AsyncParsableCommand {
               postfeed-bench list --postfeed ../.build/release/postfeed
               postfeed-bench fetch
               postfeed-bench fetch --count 300 --concurrency 16 --base-url http://127.0.0.1:8080
+              postfeed-bench thumbnail --base-url http://127.0.0.1:6969 --post 1 --format kitty
             """,
-        subcommands: [CacheBench.self, ListBench.self, Fetch.self, ImageReplayWorker.self, ScrollWorker.self]
+        subcommands: [CacheBench.self, ListBench.self, Fetch.self, ThumbnailBench.self, ImageReplayWorker.self, ScrollWorker.self]
     )
 }
