@@ -123,7 +123,7 @@ struct ShowImageTests {
 
             // cache stats lists the thumbnails on their own line
             let stats = try await sandbox.run(["cache", "stats"])
-            #expect(stats.outputLines.contains { $0.hasPrefix("ThumbnailCache: 1 entries") }, "\(stats)")
+            #expect(stats.outputLines.contains { $0.hasPrefix("ThumbnailCache: 1 entry,") }, "\(stats)")
         }
     }
 

@@ -60,7 +60,7 @@ struct CacheCommand: AsyncParsableCommand {
             print("cache root: \(report.root) (from \(report.rootSource))")
             for layer in report.caches {
                 let s = layer.statistics
-                print("\(layer.name): \(s.entryCount) entries, \(ByteFormat.string(s.totalBytes)) of \(ByteFormat.string(s.sizeLimit))\(s.isWritable ? "" : " (read-only)")")
+                print("\(layer.name): \(CacheCommand.entries(s.entryCount)), \(ByteFormat.string(s.totalBytes)) of \(ByteFormat.string(s.sizeLimit))\(s.isWritable ? "" : " (read-only)")")
                 let refused = s.failedWrites > 0 ? " (\(s.failedWrites) refused by the disk)" : ""
                 print("  hits \(s.hits), misses \(s.misses), writes \(s.writes)\(refused), corrupt removed \(s.corruptEntriesRemoved), temporary files \(s.temporaryFiles)")
                 if let oldest = s.oldestStoredAt, let newest = s.newestStoredAt {
@@ -111,7 +111,7 @@ struct CacheCommand: AsyncParsableCommand {
             }
             for (name, r, orphans) in reports {
                 let orphaned = orphans.map { "\($0.entriesRemoved) whose image is gone or changed, " } ?? ""
-                print("\(name): removed \(orphaned)\(r.expiredEntriesRemoved) expired, \(r.entriesEvictedForSize) for size, \(r.corruptEntriesRemoved) corrupt, \(r.obstructionsRemoved) in the way, \(r.temporaryFilesRemoved) temporary; freed \(ByteFormat.string(r.bytesFreed)); \(r.remainingEntries) entries (\(ByteFormat.string(r.remainingBytes))) left")
+                print("\(name): removed \(orphaned)\(r.expiredEntriesRemoved) expired, \(r.entriesEvictedForSize) for size, \(r.corruptEntriesRemoved) corrupt, \(r.obstructionsRemoved) in the way, \(r.temporaryFilesRemoved) temporary; freed \(ByteFormat.string(r.bytesFreed)); \(CacheCommand.entries(r.remainingEntries)) (\(ByteFormat.string(r.remainingBytes))) left")
             }
         }
     }
@@ -130,6 +130,11 @@ struct CacheCommand: AsyncParsableCommand {
             if options.json { return try JSONOutput.print(["removed": cleared]) }
             print("removed \(cleared["ImageCache"] ?? 0) images and \(cleared["PageCache"] ?? 0) pages and \(cleared["ThumbnailCache"] ?? 0) thumbnails; \(options.location.state.path) kept")
         }
+    }
+
+    /// "1 entry", "2 entries": the count with its noun, for the per-cache lines.
+    static func entries(_ count: Int) -> String {
+        "\(count) entr\(count == 1 ? "y" : "ies")"
     }
 }
 
