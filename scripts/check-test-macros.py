@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Fails when a test puts a closure literal inside #expect(…) or #require(…).
+
+Swift 6.3.1 miscompiles that pattern inside a closure (a test body wrapped in
+`withFixtureServer { … }`, say): the closure in the macro's argument gets the same
+discriminator as the next closure literal after it, SILGen emits one body for both, and
+the later closure silently runs the earlier one's code. A predicate then tests the wrong
+thing and the test can pass (or fail) for no reason. Bind the closure's result to a
+`let` first and pass that to the macro. Usage: check-test-macros.py [DIR…] (default Tests).
+"""
+import pathlib
+import re
+import sys
+
+MACRO = re.compile(r"#(expect|require)\s*\(")
+
+
+def argument_span(text, start):
+    """The text of the macro's balanced argument list from `start` (just after its `(`),
+    string literals blanked so braces inside them do not count."""
+    depth, i, out = 1, start, []
+    while i < len(text) and depth:
+        c = text[i]
+        if text.startswith('"""', i):
+            end = text.find('"""', i + 3)
+            i = len(text) if end < 0 else end + 3
+            out.append('""')
+            continue
+        if c == '"':
+            j, nest = i + 1, 0
+            while j < len(text):
+                if text[j] == "\\" and j + 1 < len(text) and text[j + 1] == "(":
+                    nest += 1; j += 2; continue
+                if nest and text[j] == ")":
+                    nest -= 1
+                elif text[j] == "\\":
+                    j += 1
+                elif text[j] == '"' and not nest:
+                    break
+                j += 1
+            out.append('""')
+            i = j + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def main(roots):
+    problems = 0
+    for root in roots:
+        for path in sorted(pathlib.Path(root).rglob("*.swift")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for match in MACRO.finditer(text):
+                if "{" in argument_span(text, match.end()):
+                    line = text.count("\n", 0, match.start()) + 1
+                    print(f"{path}:{line}: closure literal inside #{match.group(1)}: bind it to a let first (Swift 6.3.1 miscompile, see scripts/check-test-macros.py)")
+                    problems += 1
+    if problems:
+        print(f"{problems} closure literal(s) inside #expect/#require", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:] or ["Tests"]))
