@@ -6,11 +6,11 @@ internal import CTurboJPEG
 struct JPEGDecoder {
     let limit: Int
 
-    func headerSize(_ bytes: [UInt8]) throws(ImageDecodingError) -> PixelSize {
+    func headerSize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
         try withHandle { handle throws(ImageDecodingError) in try readHeader(handle, bytes) }
     }
 
-    func decode(_ bytes: [UInt8], atLeast minimum: PixelSize?) throws(ImageDecodingError) -> RGBAImage {
+    func decode(_ bytes: UnsafeBufferPointer<UInt8>, atLeast minimum: PixelSize?) throws(ImageDecodingError) -> RGBAImage {
         try withHandle { handle throws(ImageDecodingError) in
             let full = try readHeader(handle, bytes)
             let scaled = minimum.map { Self.scaledSize(full, covering: full.fitting(in: $0)) } ?? full
@@ -47,7 +47,7 @@ struct JPEGDecoder {
         return best
     }
 
-    private func readHeader(_ handle: tjhandle, _ bytes: [UInt8]) throws(ImageDecodingError) -> PixelSize {
+    private func readHeader(_ handle: tjhandle, _ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let status = bytes.withUnsafeBufferPointer { source in
             tjDecompressHeader3(handle, source.baseAddress, UInt(source.count),
