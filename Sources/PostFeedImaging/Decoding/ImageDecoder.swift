@@ -20,17 +20,25 @@ public struct ImageDecoder: Sendable {
 
     /// Decodes `data` and scales it down to fit in `box` (keeping the aspect ratio; never
     /// upscaled). JPEG and WebP are decoded close to the target size by the library itself
-    /// (DCT scaling, libwebp's scaler), then area-averaged to fit exactly; PNG is streamed
-    /// row by row into the area average (no full-size pixels) when it can be.
+    /// (DCT scaling, libwebp's scaler), then area-averaged to fit exactly (JPEG as opaque
+    /// RGB); PNG is streamed row by row into the area average (no full-size pixels) when
+    /// it can be.
     public func decode(_ data: Data, fittingIn box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
         guard let format = ImageFormat(sniffing: data) else {
             throw .unrecognizedFormat(byteCount: data.count)
         }
-        if format == .png {
-            let limit = maximumPixelCount
+        let limit = maximumPixelCount
+        switch format {
+        case .png:
             return try withBytes(of: data) { bytes throws(ImageDecodingError) in
                 try PNGDecoder(limit: limit).decode(bytes, fittingIn: box)
             }
+        case .jpeg:
+            return try withBytes(of: data) { bytes throws(ImageDecodingError) in
+                try JPEGDecoder(limit: limit).decode(bytes, fittingIn: box)
+            }
+        case .webp, .gif:
+            break
         }
         let decoded = try decode(data, as: format, atLeast: box)
         return AreaDownscaler.downscale(decoded, fittingIn: box)

@@ -27,6 +27,34 @@ struct JPEGDecoder {
         }
     }
 
+    /// The image scaled down to fit in `box` (never up): decoded by TurboJPEG at the
+    /// smallest scaling factor that covers the fitted size, as opaque RGB (three bytes a
+    /// pixel, no alpha to weigh), then area-averaged to fit: the same pixels as
+    /// `decode(_:atLeast:)` then ``AreaDownscaler``, with less memory and work.
+    func decode(_ bytes: UnsafeBufferPointer<UInt8>, fittingIn box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
+        try withHandle { handle throws(ImageDecodingError) in
+            let full = try readHeader(handle, bytes)
+            let scaled = Self.scaledSize(full, covering: full.fitting(in: box))
+            let target = scaled.fitting(in: box)
+            if target == scaled { return try decode(bytes, atLeast: box) }
+            var pixels = [UInt8](repeating: 0, count: scaled.width * scaled.height * 3)
+            let status = bytes.withUnsafeBufferPointer { source in
+                pixels.withUnsafeMutableBufferPointer { destination in
+                    tjDecompress2(handle, source.baseAddress, UInt(source.count), destination.baseAddress,
+                                  Int32(scaled.width), Int32(scaled.width * 3), Int32(scaled.height),
+                                  Int32(TJPF_RGB.rawValue), TJFLAG_STOPONWARNING | TJFLAG_NOREALLOC)
+                }
+            }
+            if status != 0 { throw .corrupt(.jpeg, Self.errorMessage(handle)) }
+            var scaler = RowDownscaler(from: scaled, to: target, channels: 3)
+            pixels.withUnsafeBufferPointer { pixels in
+                guard let base = pixels.baseAddress else { return }
+                for y in 0..<scaled.height { scaler.add(row: base + y * scaled.width * 3) }
+            }
+            return scaler.image()
+        }
+    }
+
     /// The smallest size TurboJPEG can decode to (one of its scaling factors ≤ 1) that
     /// still covers `target` in both dimensions.
     static func scaledSize(_ full: PixelSize, covering target: PixelSize) -> PixelSize {

@@ -51,7 +51,7 @@ struct PNGDecoder {
             return AreaDownscaler.downscale(try decode(bytes), to: target)
         }
         let channels = Int(reader.channels)
-        var scaler = RowDownscaler(from: size, to: target)
+        var scaler = RowDownscaler(from: size, to: target, channels: channels)
         var row = [UInt8](repeating: 0, count: size.width * channels)
         for _ in 0..<size.height {
             let ok = row.withUnsafeMutableBufferPointer { row in
@@ -60,7 +60,7 @@ struct PNGDecoder {
             guard ok != 0 else { throw .corrupt(.png, Self.message(of: reader)) }
             row.withUnsafeBufferPointer { row in
                 guard let base = row.baseAddress else { return }
-                scaler.add(row: base, channels: channels)
+                scaler.add(row: base)
             }
         }
         return scaler.image()

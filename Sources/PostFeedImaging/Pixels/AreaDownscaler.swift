@@ -17,11 +17,11 @@ public enum AreaDownscaler {
         let source = image.size
         guard target != source, target.width > 0, target.height > 0,
               target.width <= source.width, target.height <= source.height else { return image }
-        var scaler = RowDownscaler(from: source, to: target)
+        var scaler = RowDownscaler(from: source, to: target, channels: 4)
         image.pixels.withUnsafeBufferPointer { pixels in
             guard let base = pixels.baseAddress else { return }
             for y in 0..<source.height {
-                scaler.add(row: base + y * image.bytesPerRow, channels: 4)
+                scaler.add(row: base + y * image.bytesPerRow)
             }
         }
         return scaler.image()

@@ -2,28 +2,35 @@
 /// a decoder hands it each row as it comes out and never holds the whole image (memory
 /// is two target rows of sums plus the target itself). Rows are resampled horizontally
 /// first (rounded to 8 bits), then averaged vertically, weighting colour by alpha, so
-/// the result is the same, to the bit, as ``AreaDownscaler/downscale(_:to:)``.
+/// the result is the same, to the bit, as ``AreaDownscaler/downscale(_:to:)``. Opaque
+/// RGB rows (3 channels) take a shorter path: with every alpha 255 the alpha-weighted
+/// average is the plain weighted one, and its rounding a shift instead of a division.
 struct RowDownscaler {
     let source: PixelSize
     let target: PixelSize
+    /// 3: every row is RGB, opaque; 4: RGBA, straight alpha.
+    let channels: Int
     private let columns: AreaSpans
     private let rows: AreaSpans
     /// The first target row not yet written out: a source row contributes to it and at
     /// most the one after (a source row is never taller than a target row when scaling
     /// down).
     private var pendingRow = 0
-    /// Alpha-weighted sums of two target rows in progress, `[r, g, b, a]` per pixel; the
-    /// target row `t` uses slot `t % 2`.
+    /// Sums of two target rows in progress, `[r, g, b, a]` per pixel (alpha-weighted;
+    /// plain, and `a` unused, for opaque rows); the target row `t` uses slot `t % 2`.
     private var sums: [Int]
     /// The horizontally resampled current row, RGBA.
     private var resampled: [UInt8]
     private var output: [UInt8]
     private var nextRow = 0
 
+    /// A downscaler of `source.height` rows of `source.width` pixels of `channels` (3 or
+    /// 4) bytes each.
     /// - Precondition: `0 < target.width <= source.width`, `0 < target.height <= source.height`.
-    init(from source: PixelSize, to target: PixelSize) {
+    init(from source: PixelSize, to target: PixelSize, channels: Int) {
         self.source = source
         self.target = target
+        self.channels = channels == 3 ? 3 : 4
         columns = AreaSpans(from: source.width, to: target.width)
         rows = AreaSpans(from: source.height, to: target.height)
         sums = [Int](repeating: 0, count: 2 * target.width * 4)
@@ -34,9 +41,9 @@ struct RowDownscaler {
     /// True once every source row has been added.
     var isComplete: Bool { nextRow == source.height }
 
-    /// Adds the next source row: `source.width` pixels of `channels` bytes each (3: RGB,
-    /// opaque; 4: RGBA, straight alpha). Rows past the last are ignored.
-    mutating func add(row: UnsafePointer<UInt8>, channels: Int) {
+    /// Adds the next source row: `source.width` pixels of `channels` bytes each. Rows past
+    /// the last are ignored.
+    mutating func add(row: UnsafePointer<UInt8>) {
         guard nextRow < source.height else { return }
         if channels == 3 {
             resampleOpaque(row)
@@ -118,10 +125,21 @@ struct RowDownscaler {
             }
             let weight = rows.weights[rows.offset[t] + index]
             let slot = (t & 1) * width * 4
+            let opaque = channels == 3
             resampled.withUnsafeBufferPointer { row in
                 sums.withUnsafeMutableBufferPointer { sums in
                     guard let row = row.baseAddress, let sums = sums.baseAddress else { return }
                     let sum = sums + slot
+                    if opaque {
+                        for x in 0..<width {
+                            let pixel = row + x * 4
+                            let s = sum + x * 4
+                            s[0] &+= weight &* Int(pixel[0])
+                            s[1] &+= weight &* Int(pixel[1])
+                            s[2] &+= weight &* Int(pixel[2])
+                        }
+                        return
+                    }
                     for x in 0..<width {
                         let pixel = row + x * 4
                         let alphaWeight = weight &* Int(pixel[3])
@@ -143,11 +161,24 @@ struct RowDownscaler {
 
     private mutating func finish(targetRow t: Int, slot: Int) {
         let width = target.width
+        let opaque = channels == 3
         sums.withUnsafeMutableBufferPointer { sums in
             output.withUnsafeMutableBufferPointer { output in
                 guard let sums = sums.baseAddress, let output = output.baseAddress else { return }
                 let sum = sums + slot
                 let out = output + t * width * 4
+                if opaque {
+                    for x in 0..<width {
+                        let s = sum + x * 4
+                        let pixel = out + x * 4
+                        pixel[0] = UInt8(truncatingIfNeeded: (s[0] &+ 32768) >> 16)
+                        pixel[1] = UInt8(truncatingIfNeeded: (s[1] &+ 32768) >> 16)
+                        pixel[2] = UInt8(truncatingIfNeeded: (s[2] &+ 32768) >> 16)
+                        pixel[3] = 255
+                        s[0] = 0; s[1] = 0; s[2] = 0
+                    }
+                    return
+                }
                 for x in 0..<width {
                     let s = sum + x * 4
                     Self.store(s[0], s[1], s[2], s[3], at: out + x * 4)
