@@ -39,25 +39,29 @@ struct PNGDecoder {
     /// The image scaled down to fit in `box` (never up): row by row when the PNG allows
     /// it, else decoded whole and downscaled.
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, fittingIn box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
-        var reader = pf_png_reader()
-        guard pf_png_reader_open(&reader, bytes.baseAddress, bytes.count) != 0 else {
-            throw .corrupt(.png, Self.message(of: reader))
+        // libpng keeps the reader's address (its I/O and error pointer) between calls:
+        // it lives at one fixed address, not in a Swift variable passed as `&`.
+        let reader = UnsafeMutablePointer<pf_png_reader>.allocate(capacity: 1)
+        reader.initialize(to: pf_png_reader())
+        defer { reader.deallocate() }
+        guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count) != 0 else {
+            throw .corrupt(.png, Self.message(of: reader.pointee))
         }
-        defer { pf_png_reader_close(&reader) }
-        let size = PixelSize(width: Int(reader.width), height: Int(reader.height))
+        defer { pf_png_reader_close(reader) }
+        let size = PixelSize(width: Int(reader.pointee.width), height: Int(reader.pointee.height))
         try checkDimensions(size, format: .png, limit: limit)
         let target = size.fitting(in: box)
-        guard reader.streamable != 0, target != size else {
+        guard reader.pointee.streamable != 0, target != size else {
             return AreaDownscaler.downscale(try decode(bytes), to: target)
         }
-        let channels = Int(reader.channels)
+        let channels = Int(reader.pointee.channels)
         var scaler = RowDownscaler(from: size, to: target, channels: channels)
         var row = [UInt8](repeating: 0, count: size.width * channels)
         for _ in 0..<size.height {
             let ok = row.withUnsafeMutableBufferPointer { row in
-                pf_png_reader_read_row(&reader, row.baseAddress)
+                pf_png_reader_read_row(reader, row.baseAddress)
             }
-            guard ok != 0 else { throw .corrupt(.png, Self.message(of: reader)) }
+            guard ok != 0 else { throw .corrupt(.png, Self.message(of: reader.pointee)) }
             row.withUnsafeBufferPointer { row in
                 guard let base = row.baseAddress else { return }
                 scaler.add(row: base)
@@ -68,10 +72,12 @@ struct PNGDecoder {
 
     /// True when `bytes` is a PNG that ``decode(_:fittingIn:)`` reads row by row.
     static func readsRows(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var reader = pf_png_reader()
-        guard pf_png_reader_open(&reader, bytes.baseAddress, bytes.count) != 0 else { return false }
-        defer { pf_png_reader_close(&reader) }
-        return reader.streamable != 0
+        let reader = UnsafeMutablePointer<pf_png_reader>.allocate(capacity: 1)
+        reader.initialize(to: pf_png_reader())
+        defer { reader.deallocate() }
+        guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count) != 0 else { return false }
+        defer { pf_png_reader_close(reader) }
+        return reader.pointee.streamable != 0
     }
 
     private func begin(_ image: inout png_image, _ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
