@@ -18,6 +18,11 @@
 #
 #   bash scripts/bench-images.sh                   everything (about 2 minutes)
 #   bash scripts/bench-images.sh --out results.md  also write the tables to a file
+#   BENCH_PREVIEW=/path/to/postfeed-bench-preview bash scripts/bench-images.sh --cold
+#                                                  the same, timing that build
+#   bash scripts/bench-images.sh --cold            the cold tables only (preview against
+#                                                  chafa, in-process times, peak memory):
+#                                                  builds postfeed-bench-preview alone
 #   BENCH_IMAGES_RUNS=50 bash scripts/bench-images.sh
 #
 # Needs: swift, the image libraries (as the package), chafa, hyperfine and GNU time
@@ -31,23 +36,36 @@ SWIFT=${SWIFT:-swift}
 RUNS=${BENCH_IMAGES_RUNS:-20}
 CELLS=40x20
 OUT=""
-if [[ "${1:-}" == "--out" ]]; then
-    OUT=${2:?"--out needs a file name"}
-fi
+COLD_ONLY=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --out) OUT=${2:?"--out needs a file name"}; shift 2 ;;
+        --cold) COLD_ONLY=1; shift ;;
+        *) echo "bench-images: unknown argument $1 (want --out FILE, --cold)" >&2; exit 2 ;;
+    esac
+done
 for tool in chafa hyperfine; do
     command -v "$tool" >/dev/null || { echo "bench-images: $tool is missing (apt-get install $tool, or make bench)" >&2; exit 1; }
 done
 [ -x /usr/bin/time ] || { echo "bench-images: GNU time is missing (apt-get install time, or make bench)" >&2; exit 1; }
 
 # Linked like the product binary (`make release`): the Swift runtime statically.
-echo "bench-images: building postfeed-bench-preview (Benchmarks/, release, static Swift runtime)…" >&2
-"$SWIFT" build --package-path Benchmarks -c release --static-swift-stdlib --product postfeed-bench-preview >&2
-PREVIEW="$("$SWIFT" build --package-path Benchmarks -c release --show-bin-path)/postfeed-bench-preview"
-echo "bench-images: building postfeed-bench (thumbnail cache, in process) and postfeed (release)…" >&2
-"$SWIFT" build --package-path Benchmarks -c release --static-swift-stdlib --product postfeed-bench >&2
-BENCH="$("$SWIFT" build --package-path Benchmarks -c release --show-bin-path)/postfeed-bench"
-"$SWIFT" build -c release --static-swift-stdlib --product postfeed >&2
-POSTFEED="$("$SWIFT" build -c release --show-bin-path)/postfeed"
+# BENCH_PREVIEW=PATH times another build of it instead (e.g. an earlier commit's, to
+# compare in the same conditions).
+if [[ -n "${BENCH_PREVIEW:-}" ]]; then
+    PREVIEW=$BENCH_PREVIEW
+else
+    echo "bench-images: building postfeed-bench-preview (Benchmarks/, release, static Swift runtime)…" >&2
+    "$SWIFT" build --package-path Benchmarks -c release --static-swift-stdlib --product postfeed-bench-preview >&2
+    PREVIEW="$("$SWIFT" build --package-path Benchmarks -c release --show-bin-path)/postfeed-bench-preview"
+fi
+if [[ -z "$COLD_ONLY" ]]; then
+    echo "bench-images: building postfeed-bench (thumbnail cache, in process) and postfeed (release)…" >&2
+    "$SWIFT" build --package-path Benchmarks -c release --static-swift-stdlib --product postfeed-bench >&2
+    BENCH="$("$SWIFT" build --package-path Benchmarks -c release --show-bin-path)/postfeed-bench"
+    "$SWIFT" build -c release --static-swift-stdlib --product postfeed >&2
+    POSTFEED="$("$SWIFT" build -c release --show-bin-path)/postfeed"
+fi
 
 # The commit measured (BENCH_COMMIT when git cannot tell, e.g. in a bind-mounted worktree).
 COMMIT=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}
@@ -59,6 +77,7 @@ JPEG=$WORK/photo-1600x1200.jpg
 PNG=$WORK/photo-1200x900.png
 BIG_JPEG=$WORK/photo-4800x3600.jpg
 
+start_server() {
 # The fixture backend for the thumbnail part: post 1 (img-001.jpg) shows the JPEG, post 42
 # (img-060.png) the PNG.
 cp -R Fixtures "$WORK/fixtures"
@@ -73,6 +92,8 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 curl -fs "$BASE_URL/api/posts?page=1&limit=1" >/dev/null || { echo "bench-images: postfeed serve did not start on $BASE_URL" >&2; exit 1; }
+}
+[[ -n "$COLD_ONLY" ]] || start_server
 
 # Min / median / max of each command in a hyperfine JSON export, in ms, and the ratio of
 # the medians to the second command's (chafa with the same settings).
@@ -83,11 +104,15 @@ results = json.load(open(sys.argv[1]))["results"]
 def stats(r):
     t = sorted(r["times"])
     return t[0] * 1000, statistics.median(t) * 1000, t[-1] * 1000
+def cpu(r):  # user + system, mean over the runs, ms
+    return (r["user"] + r["system"]) * 1000
 ours, chafa, chafa_defaults = (stats(r) for r in results)
 ratio = ours[1] / chafa[1]
+cpu_ours, cpu_chafa = cpu(results[0]), cpu(results[1])
 open(sys.argv[4], "w").write("%f" % chafa[1])
-print("| %s | %s | %.1f / %.1f / %.1f | %.1f / %.1f / %.1f | **%.2f×** | %s | %.1f |" % (
-    sys.argv[2], sys.argv[3], *ours, *chafa, ratio, "met" if ratio <= 0.5 else "**missed**", chafa_defaults[1]))
+print("| %s | %s | %.1f / %.1f / %.1f | %.1f / %.1f / %.1f | **%.2f×** | %s | %.1f / %.1f = %.2f× | %.1f |" % (
+    sys.argv[2], sys.argv[3], *ours, *chafa, ratio, "met" if ratio <= 0.5 else "**missed**",
+    cpu_ours, cpu_chafa, cpu_ours / cpu_chafa, chafa_defaults[1]))
 PY
 }
 
@@ -100,10 +125,12 @@ echo "### Preview at $CELLS cells, cold: whole processes, wall time over $RUNS r
 echo
 echo "PostFeed: \`postfeed-bench-preview FILE --size $CELLS --format F\`; chafa:" \
     "\`chafa --size $CELLS --format F --colors full --symbols all FILE\` (the renderer's settings:" \
-    "true colour, every symbol); the last column is chafa with its own defaults (\`chafa --size $CELLS --format F FILE\`)."
+    "true colour, every symbol); the last column is chafa with its own defaults (\`chafa --size $CELLS --format F FILE\`)." \
+    "CPU is user + system time (mean per process, both processes' threads), which other load on the machine" \
+    "disturbs less than wall time."
 echo
-echo "| image | format | PostFeed min / median / max | chafa min / median / max | PostFeed ÷ chafa (medians) | target ≤ 0.5× | chafa, defaults (median) |"
-echo "|---|---|---:|---:|---:|---|---:|"
+echo "| image | format | PostFeed min / median / max | chafa min / median / max | PostFeed ÷ chafa (medians) | target ≤ 0.5× | CPU ms: PostFeed / chafa | chafa, defaults (median) |"
+echo "|---|---|---:|---:|---:|---|---:|---:|"
 for image in "$JPEG" "$PNG"; do
     for format in symbols kitty; do
         hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$WORK/run.json" \
@@ -113,7 +140,17 @@ for image in "$JPEG" "$PNG"; do
         summarize "$WORK/run.json" "$(basename "$image")" "$format" "$WORK/chafa-$(basename "$image")-$format.ms"
     done
 done
-echo "| from the thumbnail cache | symbols, kitty | see \"Preview from the thumbnail cache\" below | — | — | target ≤ 0.1× | — |"
+echo "| from the thumbnail cache | symbols, kitty | see \"Preview from the thumbnail cache\" below | — | — | target ≤ 0.1× | — | — |"
+echo
+# The floor under both: starting the process and exiting, nothing drawn.
+hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$WORK/start.json" "$PREVIEW --help" "chafa --version" >/dev/null
+python3 - "$WORK/start.json" <<'PY'
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))["results"]
+m = [statistics.median(x["times"]) * 1000 for x in r]
+c = [(x["user"] + x["system"]) * 1000 for x in r]
+print("Start-up alone (the same run): `postfeed-bench-preview --help` %.1f ms (CPU %.1f ms), `chafa --version` %.1f ms (CPU %.1f ms), medians." % (m[0], c[0], m[1], c[1]))
+PY
 echo
 echo "### Decode + render inside one process, ms (the same bytes $RUNS times; the first run apart)"
 echo
@@ -141,6 +178,7 @@ for image in "$JPEG" "$BIG_JPEG"; do
     echo "| $size JPEG | $(max_rss "$PREVIEW" "$image" --size "$CELLS") | $(max_rss "$PREVIEW" "$image" --size "$CELLS" --full-decode)" \
         "| $(max_rss chafa --size "$CELLS" --format symbols --colors full --symbols all "$image") | $pixels |"
 done
+if [[ -n "$COLD_ONLY" ]]; then exit 0; fi
 echo
 echo "### Preview from the thumbnail cache at $CELLS cells, inside one process, ms"
 echo

@@ -1,8 +1,14 @@
 // libpng through its simplified `png_image` API, which does libpng's setjmp/longjmp error
 // handling inside C: a failed call returns 0 and leaves the reason in `image.message`.
 // No longjmp ever crosses a Swift frame.
+//
+// Also a row reader (`pf_png_reader_*`) for the common PNG a preview needs only scaled
+// down: each call that may fail sets its own setjmp, so libpng's longjmp lands in the C
+// frame that called it and the call returns 0 with the reason in `message`; Swift code
+// only ever runs between calls, never under a libpng frame.
 #ifndef POSTFEED_CPNG_SHIM_H
 #define POSTFEED_CPNG_SHIM_H
+#include <setjmp.h>
 #include <string.h>
 #include <png.h>
 
@@ -20,5 +26,109 @@ static inline png_uint_32 pf_png_format_rgba(void) { return PNG_FORMAT_RGBA; }
 /// True when the read failed (as opposed to a warning).
 static inline int pf_png_image_failed(const png_image *image) {
     return PNG_IMAGE_FAILED(*image);
+}
+
+/// A PNG read row by row from memory, as 8-bit RGB (3 channels) or RGBA (4).
+typedef struct {
+    png_structp png;
+    png_infop info;
+    const unsigned char *data;
+    size_t size;
+    size_t offset;
+    png_uint_32 width;
+    png_uint_32 height;
+    /// 3 or 4 after `pf_png_reader_open` returned 1 with `streamable` set.
+    int channels;
+    /// 1 when the rows come out exactly as the simplified API would give them: 8 bits
+    /// or fewer per sample, not interlaced, no gamma conversion to sRGB needed. When 0
+    /// the caller reads the image with the simplified API instead.
+    int streamable;
+    char message[200];
+} pf_png_reader;
+
+static void pf_png_reader_error(png_structp png, png_const_charp text) {
+    pf_png_reader *reader = (pf_png_reader *)png_get_error_ptr(png);
+    if (reader != NULL) {
+        strncpy(reader->message, text != NULL ? text : "unknown libpng error", sizeof reader->message - 1);
+        reader->message[sizeof reader->message - 1] = 0;
+    }
+    png_longjmp(png, 1);
+}
+
+static void pf_png_reader_warning(png_structp png, png_const_charp text) {
+    (void)png; (void)text;
+}
+
+static void pf_png_reader_read(png_structp png, png_bytep out, size_t length) {
+    pf_png_reader *reader = (pf_png_reader *)png_get_io_ptr(png);
+    if (reader->size - reader->offset < length) png_error(png, "truncated PNG data");
+    memcpy(out, reader->data + reader->offset, length);
+    reader->offset += length;
+}
+
+/// Reads the header of the PNG in `data` (kept, not copied: it must outlive the reader)
+/// and sets up the transformations to 8-bit RGB or RGBA rows. Returns 0 with `message`
+/// set on failure (the reader is then already closed).
+static inline int pf_png_reader_open(pf_png_reader *reader, const void *data, size_t size) {
+    memset(reader, 0, sizeof *reader);
+    reader->data = (const unsigned char *)data;
+    reader->size = size;
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, pf_png_reader_error, pf_png_reader_warning);
+    if (reader->png == NULL) {
+        strcpy(reader->message, "libpng could not create a reader");
+        return 0;
+    }
+    reader->info = png_create_info_struct(reader->png);
+    if (reader->info == NULL) {
+        png_destroy_read_struct(&reader->png, NULL, NULL);
+        strcpy(reader->message, "libpng could not create a reader");
+        return 0;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        png_destroy_read_struct(&reader->png, &reader->info, NULL);
+        return 0;
+    }
+    png_set_read_fn(reader->png, reader, pf_png_reader_read);
+#if defined(PNG_IGNORE_ADLER32) && defined(PNG_SET_OPTION_SUPPORTED)
+    // zlib's Adler-32 of the inflated rows is ~3 % of a preview's time; every IDAT chunk's
+    // CRC-32 still guards the same data.
+    png_set_option(reader->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
+    png_read_info(reader->png, reader->info);
+    reader->width = png_get_image_width(reader->png, reader->info);
+    reader->height = png_get_image_height(reader->png, reader->info);
+    int depth = png_get_bit_depth(reader->png, reader->info);
+    int type = png_get_color_type(reader->png, reader->info);
+    int interlaced = png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE;
+    // The simplified API converts to sRGB when the file's gamma is not close to it
+    // (libpng's threshold is 5 %); 0.45455 is sRGB's own.
+    int gamma_ok = 1;
+    if (png_get_valid(reader->png, reader->info, PNG_INFO_gAMA) && !png_get_valid(reader->png, reader->info, PNG_INFO_sRGB)) {
+        png_fixed_point gamma = 0;
+        png_get_gAMA_fixed(reader->png, reader->info, &gamma);
+        gamma_ok = gamma >= 44000 && gamma <= 47000;
+    }
+    reader->streamable = depth <= 8 && !interlaced && gamma_ok;
+    if (!reader->streamable) return 1;
+    png_set_expand(reader->png);  // palette to RGB, gray to 8 bits, tRNS to alpha
+    if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(reader->png);
+    png_read_update_info(reader->png, reader->info);
+    reader->channels = png_get_channels(reader->png, reader->info);
+    if ((reader->channels != 3 && reader->channels != 4) || png_get_bit_depth(reader->png, reader->info) != 8) {
+        reader->streamable = 0;
+    }
+    return 1;
+}
+
+/// Reads the next row into `row` (`width * channels` bytes). Returns 0 with `message` set
+/// on failure; the reader stays open (close it).
+static inline int pf_png_reader_read_row(pf_png_reader *reader, unsigned char *row) {
+    if (setjmp(png_jmpbuf(reader->png))) return 0;
+    png_read_row(reader->png, row, NULL);
+    return 1;
+}
+
+static inline void pf_png_reader_close(pf_png_reader *reader) {
+    if (reader->png != NULL) png_destroy_read_struct(&reader->png, &reader->info, NULL);
 }
 #endif

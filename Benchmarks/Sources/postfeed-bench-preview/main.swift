@@ -73,7 +73,9 @@ do {
         guard positional.count == 1, let path = positional.first else { fail(usage) }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            // Mapped, not read: the bytes are decoded where the page cache has them (as
+            // chafa's loaders do), without a copy of the file into fresh memory.
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
             fail("cannot read \(path): \(error.localizedDescription)")
         }

@@ -20,9 +20,27 @@ public struct ImageDecoder: Sendable {
 
     /// Decodes `data` and scales it down to fit in `box` (keeping the aspect ratio; never
     /// upscaled). JPEG and WebP are decoded close to the target size by the library itself
-    /// (DCT scaling, libwebp's scaler), then area-averaged to fit exactly.
+    /// (DCT scaling, libwebp's scaler), then area-averaged to fit exactly (JPEG as opaque
+    /// RGB); PNG is streamed row by row into the area average (no full-size pixels) when
+    /// it can be.
     public func decode(_ data: Data, fittingIn box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
-        let decoded = try decode(data, atLeast: box)
+        guard let format = ImageFormat(sniffing: data) else {
+            throw .unrecognizedFormat(byteCount: data.count)
+        }
+        let limit = maximumPixelCount
+        switch format {
+        case .png:
+            return try withBytes(of: data) { bytes throws(ImageDecodingError) in
+                try PNGDecoder(limit: limit).decode(bytes, fittingIn: box)
+            }
+        case .jpeg:
+            return try withBytes(of: data) { bytes throws(ImageDecodingError) in
+                try JPEGDecoder(limit: limit).decode(bytes, fittingIn: box)
+            }
+        case .webp, .gif:
+            break
+        }
+        let decoded = try decode(data, as: format, atLeast: box)
         return AreaDownscaler.downscale(decoded, fittingIn: box)
     }
 
@@ -39,12 +57,15 @@ public struct ImageDecoder: Sendable {
 
     /// Decodes `data` as `format`.
     public func decode(_ data: Data, as format: ImageFormat, atLeast minimum: PixelSize? = nil) throws(ImageDecodingError) -> RGBAImage {
-        let bytes = [UInt8](data)
-        switch format {
-        case .jpeg: return try JPEGDecoder(limit: maximumPixelCount).decode(bytes, atLeast: minimum)
-        case .png: return try PNGDecoder(limit: maximumPixelCount).decode(bytes)
-        case .webp: return try WebPDecoder(limit: maximumPixelCount).decode(bytes, atLeast: minimum)
-        case .gif: return try GIFDecoder(limit: maximumPixelCount).decode(bytes)
+        let limit = maximumPixelCount
+        return try withBytes(of: data) { bytes throws(ImageDecodingError) in
+            switch format {
+            case .jpeg: try JPEGDecoder(limit: limit).decode(bytes, atLeast: minimum)
+            case .png: try PNGDecoder(limit: limit).decode(bytes)
+            case .webp: try WebPDecoder(limit: limit).decode(bytes, atLeast: minimum)
+            // giflib's reader keeps its own copy; the others decode the bytes where they are.
+            case .gif: try GIFDecoder(limit: limit).decode(Array(bytes))
+            }
         }
     }
 
@@ -54,13 +75,32 @@ public struct ImageDecoder: Sendable {
         guard let format = ImageFormat(sniffing: data) else {
             throw .unrecognizedFormat(byteCount: data.count)
         }
-        let bytes = [UInt8](data)
-        switch format {
-        case .jpeg: return try JPEGDecoder(limit: maximumPixelCount).headerSize(bytes)
-        case .png: return try PNGDecoder(limit: maximumPixelCount).headerSize(bytes)
-        case .webp: return try WebPDecoder(limit: maximumPixelCount).headerSize(bytes)
-        case .gif: return try GIFDecoder(limit: maximumPixelCount).headerSize(bytes)
+        let limit = maximumPixelCount
+        return try withBytes(of: data) { bytes throws(ImageDecodingError) in
+            switch format {
+            case .jpeg: try JPEGDecoder(limit: limit).headerSize(bytes)
+            case .png: try PNGDecoder(limit: limit).headerSize(bytes)
+            case .webp: try WebPDecoder(limit: limit).headerSize(bytes)
+            case .gif: try GIFDecoder(limit: limit).headerSize(Array(bytes))
+            }
         }
+    }
+}
+
+/// `body` over `data`'s bytes where they are (no copy), with its typed error.
+func withBytes<T>(
+    of data: Data, _ body: (UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> T
+) throws(ImageDecodingError) -> T {
+    let result = data.withUnsafeBytes { raw in
+        Result { () throws(ImageDecodingError) -> T in try body(raw.bindMemory(to: UInt8.self)) }
+    }
+    return try result.get()
+}
+
+extension UnsafeBufferPointer {
+    /// The buffer itself: lets the decoders read borrowed bytes the way they read arrays.
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try body(self)
     }
 }
 

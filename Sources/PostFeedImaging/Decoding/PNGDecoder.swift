@@ -1,18 +1,22 @@
 internal import CPNG
 
-/// PNG through libpng's simplified `png_image` API (its setjmp/longjmp stays in C).
-/// Always decoded at full size: PNG has no cheap reduced decode.
+/// PNG through libpng. At full size with the simplified `png_image` API (its
+/// setjmp/longjmp stays in C). Scaled down for a preview, the common PNG (8 bits or
+/// fewer per sample, not interlaced, sRGB) is read row by row into a ``RowDownscaler``:
+/// no full-size pixel buffer, so time and memory follow the target, not the original
+/// (zlib still inflates every row). Other PNGs (16-bit, interlaced, a gamma to convert)
+/// are decoded whole, then downscaled: the same pixels either way.
 struct PNGDecoder {
     let limit: Int
 
-    func headerSize(_ bytes: [UInt8]) throws(ImageDecodingError) -> PixelSize {
+    func headerSize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
         var image = pf_png_image_new()
         let size = try begin(&image, bytes)
         png_image_free(&image)
         return size
     }
 
-    func decode(_ bytes: [UInt8]) throws(ImageDecodingError) -> RGBAImage {
+    func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> RGBAImage {
         var image = pf_png_image_new()
         // begin_read parses up to the first IDAT: the IHDR dimensions are checked below
         // before the pixel buffer exists.
@@ -32,10 +36,52 @@ struct PNGDecoder {
         return RGBAImage(width: size.width, height: size.height, pixels: pixels)
     }
 
-    private func begin(_ image: inout png_image, _ bytes: [UInt8]) throws(ImageDecodingError) -> PixelSize {
-        let ok = bytes.withUnsafeBytes { source in
-            png_image_begin_read_from_memory(&image, source.baseAddress, source.count)
+    /// The image scaled down to fit in `box` (never up): row by row when the PNG allows
+    /// it, else decoded whole and downscaled.
+    func decode(_ bytes: UnsafeBufferPointer<UInt8>, fittingIn box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
+        // libpng keeps the reader's address (its I/O and error pointer) between calls:
+        // it lives at one fixed address, not in a Swift variable passed as `&`.
+        let reader = UnsafeMutablePointer<pf_png_reader>.allocate(capacity: 1)
+        reader.initialize(to: pf_png_reader())
+        defer { reader.deallocate() }
+        guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count) != 0 else {
+            throw .corrupt(.png, Self.message(of: reader.pointee))
         }
+        defer { pf_png_reader_close(reader) }
+        let size = PixelSize(width: Int(reader.pointee.width), height: Int(reader.pointee.height))
+        try checkDimensions(size, format: .png, limit: limit)
+        let target = size.fitting(in: box)
+        guard reader.pointee.streamable != 0, target != size else {
+            return AreaDownscaler.downscale(try decode(bytes), to: target)
+        }
+        let channels = Int(reader.pointee.channels)
+        var scaler = RowDownscaler(from: size, to: target, channels: channels)
+        var row = [UInt8](repeating: 0, count: size.width * channels)
+        for _ in 0..<size.height {
+            let ok = row.withUnsafeMutableBufferPointer { row in
+                pf_png_reader_read_row(reader, row.baseAddress)
+            }
+            guard ok != 0 else { throw .corrupt(.png, Self.message(of: reader.pointee)) }
+            row.withUnsafeBufferPointer { row in
+                guard let base = row.baseAddress else { return }
+                scaler.add(row: base)
+            }
+        }
+        return scaler.image()
+    }
+
+    /// True when `bytes` is a PNG that ``decode(_:fittingIn:)`` reads row by row.
+    static func readsRows(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let reader = UnsafeMutablePointer<pf_png_reader>.allocate(capacity: 1)
+        reader.initialize(to: pf_png_reader())
+        defer { reader.deallocate() }
+        guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count) != 0 else { return false }
+        defer { pf_png_reader_close(reader) }
+        return reader.pointee.streamable != 0
+    }
+
+    private func begin(_ image: inout png_image, _ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
+        let ok = png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count)
         if ok == 0 { throw .corrupt(.png, Self.message(of: image)) }
         let size = PixelSize(width: Int(image.width), height: Int(image.height))
         do {
@@ -50,7 +96,17 @@ struct PNGDecoder {
     /// `png_image.message`, a fixed C array, as a String.
     private static func message(of image: png_image) -> String {
         var copy = image.message
-        let text = withUnsafeBytes(of: &copy) { raw in
+        return text(of: &copy)
+    }
+
+    /// The row reader's message, a fixed C array, as a String.
+    private static func message(of reader: pf_png_reader) -> String {
+        var copy = reader.message
+        return text(of: &copy)
+    }
+
+    private static func text<Tuple>(of tuple: inout Tuple) -> String {
+        let text = withUnsafeBytes(of: &tuple) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         return text.isEmpty ? "unknown libpng error" : text

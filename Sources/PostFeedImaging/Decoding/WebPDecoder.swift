@@ -5,7 +5,7 @@ internal import CWebP
 struct WebPDecoder {
     let limit: Int
 
-    func headerSize(_ bytes: [UInt8]) throws(ImageDecodingError) -> PixelSize {
+    func headerSize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
         var width: Int32 = 0, height: Int32 = 0
         let ok = bytes.withUnsafeBufferPointer { source in
             WebPGetInfo(source.baseAddress, source.count, &width, &height)
@@ -16,7 +16,7 @@ struct WebPDecoder {
         return size
     }
 
-    func decode(_ bytes: [UInt8], atLeast minimum: PixelSize?) throws(ImageDecodingError) -> RGBAImage {
+    func decode(_ bytes: UnsafeBufferPointer<UInt8>, atLeast minimum: PixelSize?) throws(ImageDecodingError) -> RGBAImage {
         let full = try headerSize(bytes)
         let target = minimum.map { full.fitting(in: $0) } ?? full
         var config = WebPDecoderConfig()

@@ -1,0 +1,60 @@
+import CTurboJPEG
+import Foundation
+import Testing
+import PostFeedImaging
+
+/// A JPEG preview (`decode(_:fittingIn:)`: TurboJPEG's scaled decode as opaque RGB, then
+/// the area average) against the general path (scaled RGBA decode, then
+/// `AreaDownscaler`): the same pixels, for colour and grayscale JPEGs.
+@Suite struct ScaledJPEGDecodingTests {
+    let decoder = ImageDecoder()
+
+    static func jpeg(_ image: RGBAImage, subsampling: TJSAMP) -> Data {
+        guard let handle = tjInitCompress() else { return Data() }
+        defer { tjDestroy(handle) }
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            tjCompress2(handle, pixels.baseAddress, Int32(image.width), Int32(image.bytesPerRow),
+                        Int32(image.height), Int32(TJPF_RGBA.rawValue), &output, &size,
+                        Int32(subsampling.rawValue), 85, 0)
+        }
+        guard status == 0, let output else { return Data() }
+        defer { tjFree(output) }
+        return Data(bytes: output, count: Int(size))
+    }
+
+    @Test(arguments: [
+        (PixelSize(width: 320, height: 160), "symbols box"), (PixelSize(width: 400, height: 400), "kitty box"),
+        (PixelSize(width: 97, height: 55), "odd box"), (PixelSize(width: 2000, height: 2000), "larger than the image"),
+    ])
+    func previewsMatchTheGeneralPath(box: PixelSize, _ name: String) throws {
+        let source = TestImages.gradient(width: 1600, height: 1200, seed: 3)
+        for subsampling in [TJSAMP_420, TJSAMP_444, TJSAMP_GRAY] {
+            let jpeg = Self.jpeg(source, subsampling: subsampling)
+            let preview = try decoder.decode(jpeg, fittingIn: box)
+            let general = AreaDownscaler.downscale(try decoder.decode(jpeg, atLeast: box), fittingIn: box)
+            #expect(preview == general, "\(name), subsampling \(subsampling.rawValue)")
+            #expect(preview.size == PixelSize(width: 1600, height: 1200).fitting(in: box), "\(name)")
+            #expect(Set(preview.pixels).count > 20, "\(name)")
+            if subsampling == TJSAMP_GRAY {
+                // Grayscale: every pixel grey and opaque.
+                let pixels = preview.pixels
+                var grey = true
+                for offset in stride(from: 0, to: pixels.count, by: 4) {
+                    let (r, g, b, a) = (pixels[offset], pixels[offset + 1], pixels[offset + 2], pixels[offset + 3])
+                    if r != g || g != b || a != 255 { grey = false }
+                }
+                #expect(grey, "\(name)")
+            }
+        }
+    }
+
+    @Test func aCMYKJPEGIsRefusedWithOneLine() throws {
+        let data = try Data(contentsOf: FuzzSeedTests.corpusDirectory.appendingPathComponent("image-jpeg/cmyk.jpg"))
+        for box in [PixelSize(width: 8, height: 8), PixelSize(width: 4000, height: 4000)] {
+            let error = try #require(throws: ImageDecodingError.self) { try decoder.decode(data, fittingIn: box) }
+            #expect(error.isCorrupt && error.format == .jpeg && !error.message.contains("\n"), "\(error.message)")
+        }
+    }
+}
