@@ -34,6 +34,21 @@ import PostFeedImaging
         #expect(commands.count > 1, "a 160×120 image in one chunk?")
     }
 
+    /// Symbols draw 8×8 sub-cells per cell, and a cell is twice as tall as wide: the pixels
+    /// decoded for a preview must cover that grid in both directions, or the picture loses
+    /// horizontal detail (a 1600×1200 photo was decoded at 213×160 for a 320×120 grid).
+    @Test(arguments: [PixelSize(width: 1600, height: 1200), PixelSize(width: 1200, height: 1600), PixelSize(width: 3000, height: 500)])
+    func symbolsDecodeEnoughPixelsForTheSubCellGrid(original: PixelSize) {
+        let renderer = TerminalImageRenderer(imageProtocol: .symbols)
+        let box = PixelSize(width: 40, height: 20)
+
+        let decoded = original.fitting(in: renderer.pixelBox(forCells: box))
+        let drawn = renderer.cells(for: original, fittingIn: box)
+
+        #expect(decoded.width >= drawn.width * 8 - 1, "decoded \(decoded) for \(drawn) cells")
+        #expect(decoded.height >= drawn.height * 8 - 1, "decoded \(decoded) for \(drawn) cells")
+    }
+
     @Test func itermOutputIsAnInlineFile() {
         let output = TerminalImageRenderer(imageProtocol: .iterm).render(image, fittingIn: box)
         #expect(output.contains("\(escape)]1337;File="))

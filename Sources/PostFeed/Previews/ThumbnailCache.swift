@@ -46,7 +46,7 @@ public struct ThumbnailCache: Sendable {
     /// The key of the thumbnail of the original under `originalKey` with `validator`,
     /// drawn in `style` to fit `cells`.
     public static func key(originalKey: String, validator: String, cells: PixelSize, style: PreviewStyle) -> String {
-        "thumbnail \(style.keyComponent) \(cells.width)x\(cells.height) \(validator) \(originalKey)"
+        "thumbnail r\(renderVersion) \(style.keyComponent) \(cells.width)x\(cells.height) \(validator) \(originalKey)"
     }
 
     /// The stored preview under `key`, or `nil` (counted as a miss in `cache stats`).
@@ -63,7 +63,7 @@ public struct ThumbnailCache: Sendable {
         let metadata = CacheEntryMetadata(
             key: key, url: image.url.absoluteString, contentType: "text/plain; charset=utf-8", storedAt: Date(),
             attributes: [
-                "original": image.cacheKey, "validator": validator,
+                "original": image.cacheKey, "validator": validator, "render": Self.renderVersion,
                 "cells": "\(preview.cells.width)x\(preview.cells.height)", "protocol": preview.imageProtocol.rawValue,
             ])
         let disk = disk
@@ -71,9 +71,16 @@ public struct ThumbnailCache: Sendable {
         try? await disk.performWrite { try disk.store(body, metadata: metadata, forKey: key) }
     }
 
+    /// Bumped when the same original, size and style would now be drawn differently (2:
+    /// symbols decoded for the sub-cell grid's aspect). Part of every key, so thumbnails of
+    /// an older render are never read again, and ``isOrphan(_:)`` lets `cache prune` go.
+    public static let renderVersion = "2"
+
     /// Whether the thumbnail with `metadata` can no longer be reached: its original is no
-    /// longer in the image cache, or has another validator now (a new `ETag`).
+    /// longer in the image cache, or has another validator now (a new `ETag`), or it was
+    /// drawn by an older ``renderVersion``.
     public func isOrphan(_ metadata: CacheEntryMetadata) -> Bool {
+        guard metadata.attributes["render"] == Self.renderVersion else { return true }
         guard let originals, let original = metadata.attributes["original"],
               let validator = metadata.attributes["validator"] else { return true }
         guard let summary = originals.summary(forKey: original) else { return true }

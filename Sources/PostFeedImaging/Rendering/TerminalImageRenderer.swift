@@ -62,8 +62,12 @@ public struct TerminalImageRenderer: Sendable {
         case .kitty, .iterm, .sixel:
             PixelSize(width: box.width * cellPixelSize.width, height: box.height * cellPixelSize.height)
         case .symbols, .auto:
-            // Symbols resolve at most 8×8 sub-cells (braille/sextants are coarser).
-            PixelSize(width: box.width * 8, height: box.height * 8)
+            // Symbols resolve at most 8×8 sub-cells (braille/sextants are coarser), and a
+            // cell is about twice as tall as wide: in the image's own pixels a cell spans 8
+            // columns and 8 × (cell height / cell width) rows. A box of 8 × 8 per cell
+            // would decode a landscape image a third too narrow (a portrait one half) for
+            // the sub-cell grid it is drawn on.
+            PixelSize(width: box.width * 8, height: box.height * 8 * max(1, cellPixelSize.height) / max(1, cellPixelSize.width))
         case .none:
             PixelSize(width: 1, height: 1)
         }

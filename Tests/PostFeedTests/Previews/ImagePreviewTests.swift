@@ -99,6 +99,34 @@ struct ImagePreviewTests {
         }
     }
 
+    @Test("a thumbnail an older render drew is never read again, and removing orphans deletes it")
+    func olderRenderIsOrphan() async throws {
+        try await FeedTestSupport.withClient { client, _, _ in
+            // Given: post 1 previewed, and the same thumbnail as an older PostFeed stored it
+            // (no render version in its key or its attributes)
+            let post = try await client.repository.post(id: 1, cachePolicy: .useCache)
+            let drawn = try #require(try await client.preview(for: post, fittingIn: Self.box, style: Self.symbols))
+            var stored: [CacheEntryMetadata] = []
+            _ = client.thumbnailCache.removeEntries { stored.append($0); return false }
+            var old = try #require(stored.first)
+            #expect(old.attributes["render"] == ThumbnailCache.renderVersion)
+            #expect(old.key.hasPrefix("thumbnail r\(ThumbnailCache.renderVersion) "))
+            old.key = old.key.replacingOccurrences(of: "thumbnail r\(ThumbnailCache.renderVersion) ", with: "thumbnail ")
+            old.attributes["render"] = nil
+            try client.thumbnailCache.store(Data("old render".utf8), metadata: old, forKey: old.key)
+
+            // When: previewed again; Then: the current render's thumbnail, not the old one
+            let again = try #require(try await client.preview(for: post, fittingIn: Self.box, style: Self.symbols))
+            #expect(again.source == .thumbnail && again.text == drawn.text)
+
+            // When: orphans are removed; Then: only the old render goes
+            let thumbnails = ThumbnailCache(disk: client.thumbnailCache, originals: client.imageCache)
+            #expect(thumbnails.removeOrphans().entriesRemoved == 1)
+            #expect(client.thumbnailCache.entry(forKey: old.key) == nil)
+            #expect(client.thumbnailCache.statistics().entryCount == 1)
+        }
+    }
+
     @Test("a cancelled preview throws .cancelled and decodes nothing")
     func cancellation() async throws {
         try await FeedTestSupport.withClient { client, _, _ in
