@@ -10,8 +10,10 @@ thing and the test can pass (or fail) for no reason. Bind the closure's result t
 
 A trailing closure, `#expect(throws: E.self) { try … }`, is a macro argument too and collides
 the same way (verified: the next `() throws -> R` closure literal ran the macro's body; a
-closure of another type made the compiler crash instead). Those are not flagged by default,
-as the fix there is less mechanical; `--trailing` lists them as well.
+closure of another type made the compiler crash instead; two `#expect(throws:)` in a row
+did not collide). `let body = { try … }` then `#expect(throws: E.self, performing: body)`
+avoids it. Those are not flagged by default (none is followed by a closure literal of the
+macro's type today); `--trailing` lists them as well.
 
 Usage: check-test-macros.py [--trailing] [DIR…] (default Tests).
 """
