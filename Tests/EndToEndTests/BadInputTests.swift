@@ -185,8 +185,10 @@ struct BadInputTests {
             // One warning for the one problem, not one per cache layer
             let warnings = run.errorLines.filter { $0.hasPrefix("postfeed: warning: ") }
             #expect(warnings.count == 1, "\(run)")
-            #expect(warnings.allSatisfy { $0.contains("a file is in the way") }, "\(run)")
-            #expect(run.errorLines.allSatisfy { $0.hasPrefix("postfeed: ") || $0.hasPrefix("Error: ") }, "\(run)")
+            let allSayInTheWay = warnings.allSatisfy { $0.contains("a file is in the way") }
+            #expect(allSayInTheWay, "\(run)")
+            let allPrefixed = run.errorLines.allSatisfy { $0.hasPrefix("postfeed: ") || $0.hasPrefix("Error: ") }
+            #expect(allPrefixed, "\(run)")
         }
     }
 

@@ -31,7 +31,8 @@ struct BrowsePreviewTests {
             let none = try await sandbox.run(["browse", "--images", "none"], against: server, standardInput: Data("oq".utf8))
             #expect(none.succeeded, "\(none)")
             let noneAbove = try #require(Self.linesAbove(title: 1, in: none), "\(none)")
-            #expect(noneAbove.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "\(noneAbove)")
+            let blankAbove = noneAbove.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }
+            #expect(blankAbove, "\(noneAbove)")
         }
     }
 

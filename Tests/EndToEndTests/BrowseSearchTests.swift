@@ -28,8 +28,10 @@ struct BrowseSearchTests {
 
             // Then: the second match is the post on top of its frame, and it matches
             let frames = run.standardOutput.components(separatedBy: "PostFeed · infinite · posts ")
-            let second = try #require(frames.first { $0.contains("match 2 of ") }, "\(run)")
-            let firstPosition = try #require(Int(second.prefix { $0.isNumber }), "\(second)")
+            let secondMatchFrame = frames.first { $0.contains("match 2 of ") }
+            let second = try #require(secondMatchFrame, "\(run)")
+            let leadingDigits = second.prefix { $0.isNumber }
+            let firstPosition = try #require(Int(leadingDigits), "\(second)")
             #expect(firstPosition > 1, "\(second)")
         }
     }
@@ -43,7 +45,8 @@ struct BrowseSearchTests {
 
             // Then
             #expect(run.succeeded, "\(run)")
-            #expect(run.outputLines.contains { $0.hasPrefix("no match for “zzqxqz”") }, "\(run)")
+            let saysNoMatch = run.outputLines.contains { $0.hasPrefix("no match for “zzqxqz”") }
+            #expect(saysNoMatch, "\(run)")
             #expect(frameHeaders(run).last?.hasPrefix("PostFeed · infinite · posts 2–6") == true, "\(run)")
             #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 1)
         }
@@ -79,7 +82,8 @@ struct BrowseSearchTests {
             #expect(run.outputLines.contains("PostFeed · keys"), "\(run)")
             #expect(run.outputLines.contains("(any key closes the help)"), "\(run)")
             for key in ["j / ↓", "k / ↑", "space / b", "n / p", "g ", "/ ", "n / N", "m ", "o / ⏎", "r ", "? ", "q "] {
-                #expect(run.outputLines.contains { $0.hasPrefix("  " + key) }, "help lists \(key): \(run)")
+                let listsKey = run.outputLines.contains { $0.hasPrefix("  " + key) }
+                #expect(listsKey, "help lists \(key): \(run)")
             }
             #expect(frameHeaders(run).last?.hasPrefix("PostFeed · infinite · posts 1–5") == true, "\(run)")
             #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 0)
@@ -96,10 +100,13 @@ struct BrowseSearchTests {
             // Then: a frame with post 200 on top (not a one-post screen after one more page)
             #expect(run.succeeded, "\(run)")
             let headers = frameHeaders(run)
-            #expect(headers.contains { $0.hasPrefix("PostFeed · infinite · posts 200–204") }, "\(headers)")
-            #expect(run.outputLines.contains { $0.hasPrefix("loading up to post #200") }, "\(run)")
+            let post200OnTop = headers.contains { $0.hasPrefix("PostFeed · infinite · posts 200–204") }
+            #expect(post200OnTop, "\(headers)")
+            let saysLoading = run.outputLines.contains { $0.hasPrefix("loading up to post #200") }
+            #expect(saysLoading, "\(run)")
             // Past the end: the last screen and where the feed ends
-            #expect(run.outputLines.contains { $0.contains("the feed ends at post #247; there is no post #9999") }, "\(run)")
+            let saysWhereItEnds = run.outputLines.contains { $0.contains("the feed ends at post #247; there is no post #9999") }
+            #expect(saysWhereItEnds, "\(run)")
             #expect(headers.last?.hasPrefix("PostFeed · infinite · posts 243–247") == true, "\(headers)")
         }
     }

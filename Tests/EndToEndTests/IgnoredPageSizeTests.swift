@@ -35,7 +35,8 @@ struct IgnoredPageSizeTests {
 
             // Then: no post printed under another post's number, a clear error, no state change
             let printed = PrintedList(second.standardOutput)
-            #expect(!printed.ids.contains { (1...10).contains($0) }, "renumbered duplicates: \(second)")
+            let repeatsPage1 = printed.ids.contains { (1...10).contains($0) }
+            #expect(!repeatsPage1, "renumbered duplicates: \(second)")
             #expect(second.failed, "\(second)")
             #expect(second.errorMessage?.contains("page 2") == true, "\(second)")
             #expect(second.errorMessage?.contains("ignores the page size") == true, "\(second)")
@@ -58,8 +59,10 @@ struct IgnoredPageSizeTests {
             #expect(printed.positions == Array(1...10), "\(run)")
             #expect(Set(printed.ids).count == printed.ids.count, "no post printed twice: \(run)")
             let warnings = run.errorLines.filter { $0.contains("warning") }
-            #expect(warnings.contains { $0.contains("ignores the page size") }, "\(run)")
-            #expect(warnings.contains { $0.contains("the list ends here") }, "\(run)")
+            let warnsPageSize = warnings.contains { $0.contains("ignores the page size") }
+            #expect(warnsPageSize, "\(run)")
+            let warnsListEnds = warnings.contains { $0.contains("the list ends here") }
+            #expect(warnsListEnds, "\(run)")
             #expect(server.requestCount(path: "/api/posts") <= 3, "\(server.requestCount(path: "/api/posts")) list requests")
             let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
             #expect(state.loadedPostIDs == Array(1...10))

@@ -33,7 +33,8 @@ struct ImageCommandTests {
             let original = PostfeedProcess.packageRoot.appendingPathComponent("Fixtures/images/img-060.png")
             #expect(try Data(contentsOf: written) == Data(contentsOf: original))
             let mode = try FileManager.default.attributesOfItem(atPath: written.path)[.posixPermissions] as? Int
-            #expect(mode.map { $0 & 0o044 } == 0o044, "readable by others like any file: \(String(mode ?? 0, radix: 8))")
+            let readBits = mode.map { $0 & 0o044 }
+            #expect(readBits == 0o044, "readable by others like any file: \(String(mode ?? 0, radix: 8))")
         }
     }
 
@@ -46,9 +47,9 @@ struct ImageCommandTests {
             for id in [1, 2, 3, 4, 6, 7] {
                 let run = try await sandbox.run(["image", "\(id)"], against: server)
                 #expect(run.succeeded, "\(run)")
-                let written = try #require(
-                    try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path)
-                        .first { $0.hasPrefix("\(id).") })
+                let names = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path)
+                let imageFile = names.first { $0.hasPrefix("\(id).") }
+                let written = try #require(imageFile, "\(names)")
                 let ext = (written as NSString).pathExtension
                 kinds[ext] = try Self.fileType(sandbox.directory.appendingPathComponent(written))
             }
@@ -77,7 +78,9 @@ struct ImageCommandTests {
             let run = try await sandbox.run(["image", "5"], against: server)
             #expect(!run.succeeded, "\(run)")
             #expect(run.standardError.contains("post 5 has no image"), "\(run)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).allSatisfy { !$0.hasPrefix("5.") })
+            let names = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path)
+            let wroteNoFile = names.allSatisfy { !$0.hasPrefix("5.") }
+            #expect(wroteNoFile, "\(names)")
         }
     }
 }

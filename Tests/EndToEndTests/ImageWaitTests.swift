@@ -52,7 +52,8 @@ struct ImageWaitTests {
             // with post 1's image shown as still loading, the others as they came
             let imageLine = try #require(firstPostImageLine(run.standardOutput), "\(run)")
             #expect(imageLine.contains("still loading"), "\(imageLine)")
-            #expect(run.outputLines.contains { $0.contains("image ") && $0.contains("×") }, "\(run)")
+            let printsImageLine = run.outputLines.contains { $0.contains("image ") && $0.contains("×") }
+            #expect(printsImageLine, "\(run)")
             // and the process stayed until the image was in, one line on stderr saying so
             #expect(exitedAfter > .seconds(9), "exited after \(exitedAfter): \(run)")
             #expect(run.errorLines.count == 1, "\(run)")

@@ -91,7 +91,9 @@ struct ListCommandTests {
             #expect(output.loaded == 80)
             #expect(output.totalCount == FixtureFacts.postCount)
             #expect(output.endReached == false)
-            #expect(output.posts.allSatisfy { $0.image?.path != nil || FixtureFacts.postsWithoutImage.contains($0.post.id) })
+            let withoutImageFile = output.posts.filter { $0.image?.path == nil }.map(\.post.id)
+            let onlyImagelessPosts = withoutImageFile.allSatisfy { FixtureFacts.postsWithoutImage.contains($0) }
+            #expect(onlyImagelessPosts, "posts without an image file: \(withoutImageFile)")
         }
     }
 

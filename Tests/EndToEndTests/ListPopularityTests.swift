@@ -28,7 +28,8 @@ struct ListPopularityTests {
             // The 20 most popular of all 247, not page 1's 20 reordered.
             #expect(printed.ids == expected.prefix(20).map(\.id), "\(run)")
             #expect(printed.positions == expected.prefix(20).map(\.position), "\(run)")
-            #expect(printed.ids.contains { $0 > 20 }, "posts from beyond page 1 lead: \(run)")
+            let beyondPage1 = printed.ids.contains { $0 > 20 }
+            #expect(beyondPage1, "posts from beyond page 1 lead: \(run)")
             #expect(Set(printed.ids).count == printed.ids.count)
             let popularity = printed.ids.compactMap { id in expected.first { $0.id == id }?.popularity }
             #expect(popularity == popularity.sorted(by: >), "descending: \(popularity)")
@@ -100,7 +101,8 @@ struct ListPopularityTests {
             #expect(object["order"] as? String == "popularity")
             #expect(object["firstRank"] as? Int == 1)
             let posts = try #require(object["posts"] as? [[String: Any]])
-            #expect(posts.compactMap { $0["position"] as? Int } == expected.prefix(20).map(\.position))
+            let positions = posts.compactMap { $0["position"] as? Int }
+            #expect(positions == expected.prefix(20).map(\.position))
         }
     }
 
@@ -116,7 +118,8 @@ struct ListPopularityTests {
             #expect(PrintedList(run.standardOutput).ids == expected.prefix(20).map(\.id), "\(run)")
             #expect(run.standardError.contains("popularity-order-state.json is not a readable popularity order"), "\(run)")
             let names = try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory.path)
-            #expect(names.contains { $0.hasPrefix("popularity-order-state.json.corrupt-") }, "\(names)")
+            let setAside = names.contains { $0.hasPrefix("popularity-order-state.json.corrupt-") }
+            #expect(setAside, "\(names)")
         }
     }
 

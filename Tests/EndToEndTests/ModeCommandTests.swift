@@ -142,7 +142,9 @@ struct ModeCommandTests {
             #expect(typo.errorMessage?.contains("not switching to paged mode") == true, "\(typo)")
             #expect(typo.errorMessage?.contains("pagination-state.json") == true, "\(typo)")
             #expect(try Data(contentsOf: sandbox.pagedStateFile) == before)
-            #expect(sandbox.regularFiles(under: sandbox.stateDirectory).allSatisfy { !$0.lastPathComponent.contains("corrupt") })
+            let stateFiles = sandbox.regularFiles(under: sandbox.stateDirectory).map(\.lastPathComponent)
+            let noneSetAside = stateFiles.allSatisfy { !$0.contains("corrupt") }
+            #expect(noneSetAside, "\(stateFiles)")
 
             // Then: the right backend is still at page 5
             let again = try await sandbox.run(["page", "--no-images"], against: server)

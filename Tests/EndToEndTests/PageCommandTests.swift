@@ -17,7 +17,8 @@ struct PageCommandTests {
             let printed = PrintedList(run.standardOutput)
             #expect(printed.positions == Array(41...60), "\(run)")
             #expect(printed.ids == Array(41...60), "\(run)")
-            #expect(printed.imageLines.count == 20 - FixtureFacts.postsWithoutImage.filter { (41...60).contains($0) }.count)
+            let imagelessOnPage3 = FixtureFacts.postsWithoutImage.filter { (41...60).contains($0) }.count
+            #expect(printed.imageLines.count == 20 - imagelessOnPage3)
             let state = try StateJSON.decode(contentsOf: sandbox.pagedStateFile)
             #expect(state.mode == "paged")
             #expect(state.currentPage == 3)

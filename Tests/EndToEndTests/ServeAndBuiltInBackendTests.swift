@@ -18,8 +18,10 @@ struct ServeAndBuiltInBackendTests {
             return
         }
         let match = line.firstMatch(of: /(http:\/\/127\.0\.0\.1:(\d+))/)
-        let url = try #require(match.map { String($0.1) }, "\(line)")
-        #expect(match.flatMap { Int($0.2) }.map { $0 > 0 } == true, "\(line)")
+        let printedURL = match.map { String($0.1) }
+        let url = try #require(printedURL, "\(line)")
+        let port = match.flatMap { Int($0.2) }
+        #expect((port ?? 0) > 0, "\(line)")
 
         // Then: a client run can read from it
         let page = try await sandbox.run(["page", "2", "--no-images", "--base-url", url])

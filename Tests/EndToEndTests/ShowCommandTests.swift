@@ -15,14 +15,16 @@ struct ShowCommandTests {
             #expect(run.succeeded, "\(run)")
             let lines = run.outputLines
             #expect(lines.first == "#42  Field guide: retry loops and code reviews", "\(run)")
-            #expect(lines.contains { $0.hasPrefix("Ethan Brooks · 2025-02-05 · popularity 1.00 · id 42") }, "\(run)")
+            let hasByline = lines.contains { $0.hasPrefix("Ethan Brooks · 2025-02-05 · popularity 1.00 · id 42") }
+            #expect(hasByline, "\(run)")
             let body = lines.joined(separator: " ")
             #expect(body.contains("Somewhere between a borrowed kitchen and home, the plan quietly changed."), "\(run)")
             #expect(body.contains("start smaller than you think you need to."), "\(run)")
             #expect(lines.contains("image: \(server.baseURL.absoluteString)/images/img-060.png"), "\(run)")
 
             // Then: the image line names a cache file that exists under the cache root
-            let imageLine = try #require(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("image ") }, "\(run)")
+            let firstImageLine = lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("image ") }
+            let imageLine = try #require(firstImageLine, "\(run)")
             let size = try #require(imageLine.firstMatch(of: /image (\d+)×(\d+) png at (\S+)/), "\(imageLine)")
             #expect((Int(size.1) ?? 0) > 0 && (Int(size.2) ?? 0) > 0)
             let path = String(size.3)

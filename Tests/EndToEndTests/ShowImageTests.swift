@@ -19,7 +19,8 @@ struct ShowImageTests {
         #expect(run.succeeded, "\(run)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let caches = try #require(object["caches"] as? [[String: Any]])
-        let layer = try #require(caches.first { $0["name"] as? String == "ThumbnailCache" })
+        let thumbnailLayer = caches.first { $0["name"] as? String == "ThumbnailCache" }
+        let layer = try #require(thumbnailLayer, "\(caches)")
         return try #require(layer["statistics"] as? [String: Any])
     }
 
@@ -59,7 +60,8 @@ struct ShowImageTests {
                 let payload = parts.count == 2 ? parts[1] : ""
                 #expect(payload.count % 4 == 0, "chunk \(index): whole base64 quanta")
                 #expect(payload.count <= 4096, "chunk \(index): \(payload.count) bytes")
-                #expect(payload.allSatisfy { $0.isLetter || $0.isNumber || "+/=".contains($0) }, "base64")
+                let isBase64 = payload.allSatisfy { $0.isLetter || $0.isNumber || "+/=".contains($0) }
+                #expect(isBase64, "chunk \(index): base64")
                 let isLast = index == chunks.count - 1
                 #expect(control.contains(isLast ? "m=0" : "m=1"), "chunk \(index) of \(chunks.count): \(control)")
                 if index == 0 { #expect(control.contains("a=T") && control.contains("f=32"), "\(control)") }
@@ -79,7 +81,8 @@ struct ShowImageTests {
             let colon = try #require(rest.firstIndex(of: ":"))
             let arguments = rest[..<colon].split(separator: ";")
             #expect(arguments.contains("inline=1"), "\(arguments)")
-            let terminator = try #require(rest.firstIndex { $0 == "\u{07}" || $0 == "\u{1B}" })
+            let terminatorIndex = rest.firstIndex { $0 == "\u{07}" || $0 == "\u{1B}" }
+            let terminator = try #require(terminatorIndex)
             let payload = rest[rest.index(after: colon)..<terminator]
             #expect(payload.count > 100 && Data(base64Encoded: String(payload)) != nil)
             #expect(output.contains(Self.title42))
@@ -96,11 +99,14 @@ struct ShowImageTests {
             let start = try #require(output.range(of: "\(escape)P"))
             let rest = output[start.upperBound...]
             let q = try #require(rest.firstIndex(of: "q"))
-            #expect(rest[..<q].allSatisfy { $0.isNumber || $0 == ";" }, "DCS parameters: \(rest[..<q])")
+            let numericParameters = rest[..<q].allSatisfy { $0.isNumber || $0 == ";" }
+            #expect(numericParameters, "DCS parameters: \(rest[..<q])")
             let end = try #require(rest.range(of: "\(escape)\\"))
             let data = rest[rest.index(after: q)..<end.lowerBound]
             // Sixel data: colour introducers, repeats, carriage returns, new lines and sixel characters.
-            #expect(data.unicodeScalars.allSatisfy { (0x3F...0x7E).contains($0.value) || "#!$-;0123456789\"".unicodeScalars.contains($0) })
+            let strangers = data.unicodeScalars.filter { !(0x3F...0x7E).contains($0.value) && !"#!$-;0123456789\"".unicodeScalars.contains($0) }
+            let strangerCodes = strangers.map { "U+\(String($0.value, radix: 16))" }
+            #expect(strangers.isEmpty, "not sixel data: \(strangerCodes)")
             #expect(data.contains("#") && data.contains("-"))
             #expect(output[end.upperBound...].contains(Self.title42))
         }
@@ -123,7 +129,8 @@ struct ShowImageTests {
 
             // cache stats lists the thumbnails on their own line
             let stats = try await sandbox.run(["cache", "stats"])
-            #expect(stats.outputLines.contains { $0.hasPrefix("ThumbnailCache: 1 entry,") }, "\(stats)")
+            let countsOneEntry = stats.outputLines.contains { $0.hasPrefix("ThumbnailCache: 1 entry,") }
+            #expect(countsOneEntry, "\(stats)")
         }
     }
 
@@ -146,7 +153,8 @@ struct ShowImageTests {
             // Then: prune removes the thumbnail of the old image only
             let prune = try await sandbox.run(["cache", "prune"])
             #expect(prune.succeeded, "\(prune)")
-            #expect(prune.outputLines.contains { $0.hasPrefix("ThumbnailCache: removed 1 whose image is gone or changed") }, "\(prune)")
+            let removedOne = prune.outputLines.contains { $0.hasPrefix("ThumbnailCache: removed 1 whose image is gone or changed") }
+            #expect(removedOne, "\(prune)")
             #expect(try await Self.thumbnailStats(sandbox)["entryCount"] as? Int == 1)
             let json = try await sandbox.run(["cache", "prune", "--json"])
             #expect(json.standardOutput.contains("\"orphansRemoved\" : 0"), "\(json)")

@@ -31,7 +31,8 @@ struct StateAndCacheCommandTests {
             #expect(run.outputLines == ["list state removed"], "\(run)")
             #expect(!FileManager.default.fileExists(atPath: sandbox.infiniteStateFile.path))
             #expect(!FileManager.default.fileExists(atPath: sandbox.pagedStateFile.path))
-            #expect(sandbox.snapshot().filter { !$0.key.hasPrefix("State/") } == caches)
+            let cachesAfter = sandbox.snapshot().filter { !$0.key.hasPrefix("State/") }
+            #expect(cachesAfter == caches)
 
             // When: again
             let again = try await sandbox.run(["state", "reset"])
@@ -135,10 +136,12 @@ struct StateAndCacheCommandTests {
             let report = try StatsJSON.decode(stats.standardOutput, from: "cache stats --json")
             #expect(report.rootSource == "--cache-dir")
             #expect(URL(fileURLWithPath: report.root).standardizedFileURL.path == sandbox.cacheRoot.standardizedFileURL.path)
-            let imageLayer = try #require(report.caches.first { $0.name == "ImageCache" })
+            let imageCache = report.caches.first { $0.name == "ImageCache" }
+            let imageLayer = try #require(imageCache, "\(stats)")
             #expect(imageLayer.statistics.entryCount == images)
             #expect(imageLayer.statistics.totalBytes > 0)
-            #expect(report.caches.contains { $0.name == "PageCache" && $0.statistics.entryCount > 0 })
+            let pageCacheHasEntries = report.caches.contains { $0.name == "PageCache" && $0.statistics.entryCount > 0 }
+            #expect(pageCacheHasEntries, "\(stats)")
 
             // When
             let verify = try await sandbox.run(["cache", "verify", "--json"])
@@ -200,7 +203,8 @@ struct StateAndCacheCommandTests {
 
             // Then: clean
             #expect(again.succeeded, "\(again)")
-            #expect(again.outputLines.allSatisfy { $0.hasSuffix(" 0 bad") }, "\(again)")
+            let allClean = again.outputLines.allSatisfy { $0.hasSuffix(" 0 bad") }
+            #expect(allClean, "\(again)")
         }
     }
 
@@ -223,7 +227,8 @@ struct StateAndCacheCommandTests {
             let report = try [String: VerifyJSON].decode(run.standardOutput, from: "cache verify --json")
             let problems = report["PageCache"]?.problems ?? []
             #expect(problems.count == 1, "\(run)")
-            #expect(problems.first?["file"].map { URL(fileURLWithPath: $0).lastPathComponent } == victim.lastPathComponent)
+            let problemFile = problems.first?["file"].map { URL(fileURLWithPath: $0).lastPathComponent }
+            #expect(problemFile == victim.lastPathComponent)
             #expect(problems.first?["removed"] == "true")
             #expect(report["PageCache"]?.validEntries == pages.count - 1)
             #expect(report["ImageCache"]?.problems.isEmpty == true)
@@ -258,7 +263,8 @@ struct StatsJSON: Decodable {
 
     /// The statistics of the layer named `name` (`ImageCache`, `PageCache`).
     func layer(_ name: String) throws -> Layer.Statistics {
-        try #require(caches.first { $0.name == name }, "no \(name) in cache stats").statistics
+        let named = caches.first { $0.name == name }
+        return try #require(named, "no \(name) in cache stats").statistics
     }
 }
 

@@ -26,7 +26,8 @@ struct StateFileRecoveryTests {
                 let aside = sandbox.corruptStateFiles
                 #expect(aside.count == 1)
                 #expect(aside.first?.lastPathComponent.hasPrefix("infinite-scroll-state.json.corrupt-") == true)
-                #expect(try aside.first.map { try Data(contentsOf: $0) } == saved)
+                let asideData = try aside.first.map { try Data(contentsOf: $0) }
+                #expect(asideData == saved)
                 let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
                 #expect(state.backendIdentity == backendIdentity(of: serverB))
                 #expect(state.loadedPostIDs == Array(1...20))
@@ -54,7 +55,8 @@ struct StateFileRecoveryTests {
             #expect(PrintedList(run.standardOutput).positions == Array(1...20), "\(run)")
             let aside = sandbox.corruptStateFiles
             #expect(aside.count == 1)
-            #expect(try aside.first.map { try Data(contentsOf: $0) } == garbage)
+            let asideData = try aside.first.map { try Data(contentsOf: $0) }
+            #expect(asideData == garbage)
             #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).loadedPostIDs == Array(1...20))
         }
     }
@@ -77,7 +79,9 @@ struct StateFileRecoveryTests {
             #expect(run.succeeded, "\(run)")
             #expect(run.standardError.contains("newer PostFeed"), "\(run)")
             #expect(run.outputLines.first == "Page 1 of 13", "\(run)")
-            #expect(sandbox.corruptStateFiles.map(\.lastPathComponent).allSatisfy { $0.hasPrefix("pagination-state.json.corrupt-") })
+            let asideNames = sandbox.corruptStateFiles.map(\.lastPathComponent)
+            let allPaginationCopies = asideNames.allSatisfy { $0.hasPrefix("pagination-state.json.corrupt-") }
+            #expect(allPaginationCopies, "\(asideNames)")
             #expect(sandbox.corruptStateFiles.count == 1)
         }
     }

@@ -88,7 +88,8 @@ extension NginxSuite {
                 // Then every one throws .cancelled, and the client still works
                 let codes = await group.value
                 #expect(codes.count == 200)
-                #expect(codes.allSatisfy { $0 == HTTPClientError.Code.cancelled.description }, "\(Set(codes))")
+                let allCancelled = codes.allSatisfy { $0 == HTTPClientError.Code.cancelled.description }
+                #expect(allCancelled, "\(Set(codes))")
                 #expect(try await client.get(nginx.url("/files/hello.txt")).status == 200)
             }
         }

@@ -9,8 +9,10 @@ import PostFeedImaging
         let files = try FileManager.default.contentsOfDirectory(
             at: TestImages.fixturesDirectory, includingPropertiesForKeys: nil)
         let images = files.filter { ["jpg", "png"].contains($0.pathExtension) }
-        #expect(images.filter { $0.pathExtension == "jpg" }.count == 48)
-        #expect(images.filter { $0.pathExtension == "png" }.count == 24)
+        let jpegs = images.filter { $0.pathExtension == "jpg" }
+        #expect(jpegs.count == 48)
+        let pngs = images.filter { $0.pathExtension == "png" }
+        #expect(pngs.count == 24)
         for file in images {
             let data = try Data(contentsOf: file)
             let header = try decoder.size(of: data)

@@ -21,7 +21,8 @@ import PostFeedImaging
             let keys = Set(parts[0].split(separator: ",").map(String.init))
             let payload = parts.count > 1 ? parts[1] : ""
             #expect(payload.utf8.count <= 4096, "chunk \(index) has \(payload.utf8.count) bytes")
-            #expect(payload.allSatisfy { $0.isLetter || $0.isNumber || "+/=".contains($0) })
+            let isBase64 = payload.allSatisfy { $0.isLetter || $0.isNumber || "+/=".contains($0) }
+            #expect(isBase64, "chunk \(index): \(payload)")
             let isLast = index == commands.count - 1
             if isLast {
                 #expect(!keys.contains("m=1"))
@@ -61,7 +62,9 @@ import PostFeedImaging
         let afterIntroducer = output[start.upperBound...]
         // ESC P <numeric parameters> q <sixel data> ESC \
         let q = try #require(afterIntroducer.firstIndex(of: "q"))
-        #expect(afterIntroducer[..<q].allSatisfy { $0.isNumber || $0 == ";" })
+        let parameters = afterIntroducer[..<q]
+        let numericParameters = parameters.allSatisfy { $0.isNumber || $0 == ";" }
+        #expect(numericParameters, "DCS parameters: \(parameters)")
         #expect(output.hasSuffix("\(escape)\\") || output.contains("\(escape)\\"))
     }
 
@@ -82,7 +85,8 @@ import PostFeedImaging
         let output = renderer.render(image, fittingIn: box)
         let visible = output.replacing(/\x1B\[[0-9;?]*[A-Za-z]/, with: "").filter { $0 != "\n" }
         #expect(!visible.isEmpty)
-        #expect(visible.allSatisfy { "▀▄▌▐█ ".contains($0) }, "\(Set(visible))")
+        let onlyBlocks = visible.allSatisfy { "▀▄▌▐█ ".contains($0) }
+        #expect(onlyBlocks, "\(Set(visible))")
     }
 
     @Test func monochromeSymbolsHaveNoEscapeSequences() {

@@ -28,7 +28,8 @@ struct BandwidthLimitTests {
     func tinyLimitIsAProblem() {
         let plan = FaultInjection(bandwidthLimits: ["/images/img-001.jpg": 5])
         #expect(plan.isEnabled)
-        #expect(plan.problems.contains { $0.contains("bandwidth limit 5 bytes/s for /images/img-001.jpg") })
+        let namesTheLimit = plan.problems.contains { $0.contains("bandwidth limit 5 bytes/s for /images/img-001.jpg") }
+        #expect(namesTheLimit, "\(plan.problems)")
         #expect(FaultInjection(bandwidthLimits: ["/images/img-001.jpg": 10]).problems.isEmpty)
     }
 }

@@ -61,7 +61,8 @@ struct FaultInjectionTests {
             switch fault {
             case .truncatedBody:
                 #expect(incomplete.ending == .closed)
-                let promised = try #require(incomplete.head?.header("Content-Length").flatMap { Int($0) })
+                let contentLength = incomplete.head?.header("Content-Length").flatMap { Int($0) }
+                let promised = try #require(contentLength)
                 #expect(incomplete.received.count == promised / 2)
             case .connectionReset:
                 #expect(incomplete.ending == .reset)

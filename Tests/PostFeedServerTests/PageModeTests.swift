@@ -71,7 +71,9 @@ struct PageModeTests {
             #expect(first.author != nil && first.createdAt != nil && first.popularity != nil)
             #expect(first.imageURL?.hasPrefix("/images/") == true)
             // Post 5 is one of the fixtures without an image (Fixtures/README.md).
-            #expect(page.posts.first { $0.id == 5 }?.imageURL == nil)
+            let post5 = page.posts.first { $0.id == 5 }
+            #expect(post5 != nil)
+            #expect(post5?.imageURL == nil)
         }
     }
 

@@ -29,7 +29,8 @@ struct DiskCacheMaintenanceTests {
         #expect(report.checkedEntries == 5)
         #expect(report.validEntries == 2)  // k0 and k2; k4 is misplaced
         #expect(report.problems.count == 3)
-        #expect(report.problems.allSatisfy { $0.removed })
+        let allRemoved = report.problems.allSatisfy { $0.removed }
+        #expect(allRemoved, "\(report.problems)")
         let reasons = Dictionary(uniqueKeysWithValues: report.problems.map { ($0.file.lastPathComponent, $0.reason) })
         #expect(reasons[EntryFiles.path(of: "k1", in: directory.url).lastPathComponent] == "body checksum mismatch")
         #expect(reasons[EntryFiles.path(of: "k3", in: directory.url).lastPathComponent]?.hasPrefix("footer lengths") == true)

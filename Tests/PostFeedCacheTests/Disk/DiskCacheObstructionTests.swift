@@ -46,10 +46,14 @@ struct DiskCacheObstructionTests {
         let report = try Self.obstructed(directory).verify()
         let reasons = report.problems.map(\.reason)
         #expect(report.problems.count == 3, "\(reasons)")
-        #expect(reasons.contains { $0.contains("where an entry file belongs") })
-        #expect(reasons.contains { $0.contains("fan-out folder") })
-        #expect(reasons.contains { $0.contains("temporary folder") })
-        #expect(report.problems.allSatisfy { $0.removed })
+        let namesTheEntryFile = reasons.contains { $0.contains("where an entry file belongs") }
+        #expect(namesTheEntryFile, "\(reasons)")
+        let namesTheFanOutFolder = reasons.contains { $0.contains("fan-out folder") }
+        #expect(namesTheFanOutFolder, "\(reasons)")
+        let namesTheTemporaryFolder = reasons.contains { $0.contains("temporary folder") }
+        #expect(namesTheTemporaryFolder, "\(reasons)")
+        let allRemoved = report.problems.allSatisfy { $0.removed }
+        #expect(allRemoved, "\(report.problems)")
         try Self.expectClear(directory)
     }
 

@@ -92,6 +92,7 @@ struct AtomicFileTests {
         #expect(error.errno == ENOTDIR)
         #expect(error.path == lock.path)
 
-        #expect(lock.withExclusiveLockIfAvailable { 42 } == 42)
+        let valueUnderLock = lock.withExclusiveLockIfAvailable { 42 }
+        #expect(valueUnderLock == 42)
     }
 }

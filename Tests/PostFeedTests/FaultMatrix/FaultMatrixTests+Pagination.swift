@@ -186,10 +186,14 @@ extension FaultMatrixTests {
             let requests = server.recordedRequests
             let pages = requests.filter { $0.path == "/api/posts" }
             #expect(pages.count == 2)
-            #expect(pages.allSatisfy { $0.query?.hasPrefix("api_key=s3cret&v=2&page=") == true }, "\(pages.map { $0.query ?? "" })")
+            let pageQueries = pages.map { $0.query ?? "" }
+            let pagesCarryKey = pages.allSatisfy { $0.query?.hasPrefix("api_key=s3cret&v=2&page=") == true }
+            #expect(pagesCarryKey, "\(pageQueries)")
             let images = requests.filter { $0.path.hasPrefix("/images/") }
             #expect(!images.isEmpty, "the feed prefetches the page's images too")
-            #expect(images.allSatisfy { $0.query == "api_key=s3cret&v=2" }, "\(images.map { $0.query ?? "" })")
+            let imageQueries = images.map { $0.query ?? "" }
+            let imagesCarryKey = images.allSatisfy { $0.query == "api_key=s3cret&v=2" }
+            #expect(imagesCarryKey, "\(imageQueries)")
         }
     }
 }

@@ -46,7 +46,9 @@ struct FeedClientLoggingTests {
         // The HTTP engine logs each response at debug level; the repository logs pages.
         let components = Set(records.lines.withLock { $0.compactMap { $0.metadata["component"]?.description } })
         #expect(components.contains("http"), "\(components)")
-        #expect(records.lines.withLock { $0.allSatisfy { $0.metadata["request-id"] == "r-42" } })
+        let requestIDs = records.lines.withLock { $0.map { $0.metadata["request-id"]?.description ?? "none" } }
+        let allCarryRequestID = requestIDs.allSatisfy { $0 == "r-42" }
+        #expect(allCarryRequestID, "\(requestIDs)")
     }
 
     /// An actor's state, read inside the scoped client: the body runs on the actor.

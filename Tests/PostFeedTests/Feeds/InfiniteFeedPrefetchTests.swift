@@ -31,7 +31,8 @@ struct InfiniteFeedPrefetchTests {
             // Then nothing for them reached the server (page 3's prefetch may have)
             let asked = server.recordedRequests.filter { $0.path.hasPrefix("/images/") && nextImages.contains($0.path) }
             #expect(asked.isEmpty, "\(asked.map(\.path))")
-            #expect(!server.recordedRequests.contains { $0.path == "/api/posts" && ($0.query ?? "").contains("page=2&") })
+            let askedForPage2 = server.recordedRequests.contains { $0.path == "/api/posts" && ($0.query ?? "").contains("page=2&") }
+            #expect(!askedForPage2, "\(server.recordedRequests)")
         }
     }
 
@@ -39,7 +40,8 @@ struct InfiniteFeedPrefetchTests {
     func noImagePrefetch() async throws {
         try await FeedTestSupport.withClient(pageSize: 10, configure: { $0.infinite.imagePrefetchCount = 0 }) { client, server, _ in
             try await client.infinite.loadMore()
-            #expect(await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 2 })
+            let prefetchedPage2 = await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 2 }
+            #expect(prefetchedPage2, "\(FeedTestSupport.listRequests(server)) list requests")
             await client.infinite.cancelBackgroundWork()
             #expect(server.requestCount(pathPrefix: "/images/") == 0)
         }

@@ -44,7 +44,8 @@ struct InfiniteFeedTests {
                 for _ in 0..<10 { group.addTask { try await feed.loadMore() } }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            #expect(added.allSatisfy { $0 == 10 })
+            let eachAddedTen = added.allSatisfy { $0 == 10 }
+            #expect(eachAddedTen, "\(added)")
             #expect(await feed.count == 10)
             #expect(FeedTestSupport.listRequests(server) == 1)
         }
@@ -55,11 +56,13 @@ struct InfiniteFeedTests {
         try await FeedTestSupport.withClient { client, server, _ in
             let feed = client.infinite
             try await feed.loadMore()
-            #expect(await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 2 })
+            let prefetchedPage2 = await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 2 }
+            #expect(prefetchedPage2, "\(FeedTestSupport.listRequests(server)) list requests")
             try await feed.loadMore()
             #expect(await feed.count == 20)
             // Page 1, page 2 (prefetched, then served from the page cache), page 3 (prefetched).
-            #expect(await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 3 })
+            let prefetchedPage3 = await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 3 }
+            #expect(prefetchedPage3, "\(FeedTestSupport.listRequests(server)) list requests")
             #expect(server.requestCountsByPath["/api/posts"] == 3)
         }
     }
@@ -89,7 +92,8 @@ struct InfiniteFeedTests {
             try await client.infinite.loadMore()
             try await client.infinite.loadMore()
             let pageRequests = { server.recordedRequests.filter { $0.path == "/api/posts" }.count }
-            #expect(await FeedTestSupport.eventually { pageRequests() >= 3 })
+            let askedForPage3 = await FeedTestSupport.eventually { pageRequests() >= 3 }
+            #expect(askedForPage3, "\(pageRequests()) page requests")
 
             // Then page 3 was asked for before the image backlog was worked off: after page 2,
             // at most the one image already running came first
@@ -109,9 +113,11 @@ struct InfiniteFeedTests {
             let feed = client.infinite
             try await feed.loadMore()
             // The first image on the wire: the other nine wait in the engine's queue.
-            try #require(await FeedTestSupport.eventually { server.requestCount(pathPrefix: "/images/") >= 1 })
+            let anImageStarted = await FeedTestSupport.eventually { server.requestCount(pathPrefix: "/images/") >= 1 }
+            try #require(anImageStarted)
             await feed.startBackgroundCatalogLoad(batchSize: 1)
-            try #require(await FeedTestSupport.eventually { await feed.isLoadingMore })
+            let catalogLoadRunning = await FeedTestSupport.eventually { await feed.isLoadingMore }
+            try #require(catalogLoadRunning)
 
             // When the reader's screen needs page 2
             let added = try await feed.loadMore(priority: .high)

@@ -106,7 +106,8 @@ struct ListStateRestoreTests {
                 try await client.saveInfinite(anchorIndex: 0)
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: stateFolder.path)
-            let aside = try #require(names.first { $0.hasPrefix("infinite-scroll-state.json.corrupt-") })
+            let corruptCopy = names.first { $0.hasPrefix("infinite-scroll-state.json.corrupt-") }
+            let aside = try #require(corruptCopy, "\(names)")
             #expect(try Data(contentsOf: stateFolder.appendingPathComponent(aside)) == original)
             #expect(try Data(contentsOf: file) != original)
         }
@@ -124,7 +125,8 @@ struct ListStateRestoreTests {
             }
             let firstPost = try await FeedClient.withFeedClient(online) { client in
                 try await client.infinite.loadMore()
-                let post = try #require(await client.infinite.posts.first { $0.imageURL != nil })
+                let withImage = await client.infinite.posts.first { $0.imageURL != nil }
+                let post = try #require(withImage)
                 _ = await client.image(for: post)
                 try await client.saveInfinite(anchorIndex: 0)
                 return post
@@ -157,7 +159,8 @@ struct ListStateRestoreTests {
             }
             let postID = try await FeedClient.withFeedClient(online) { client in
                 try await client.infinite.loadMore()
-                let post = try #require(await client.infinite.posts.first { $0.imageURL != nil })
+                let withImage = await client.infinite.posts.first { $0.imageURL != nil }
+                let post = try #require(withImage)
                 _ = await client.image(for: post)
                 try await client.saveInfinite(anchorIndex: 0)
                 return post.id
@@ -174,7 +177,8 @@ struct ListStateRestoreTests {
                 #expect(resumed.restored)
                 let posts = try await client.infinite.posts(in: 0..<10)
                 #expect(posts.count == 10)
-                let post = try #require(posts.first { $0.id == postID })
+                let savedPost = posts.first { $0.id == postID }
+                let post = try #require(savedPost)
                 let image = try #require(await client.image(for: post))
                 #expect(image.url.absoluteString.hasPrefix("http://127.0.0.1:1/"))
                 #expect(image.response?.data.isEmpty == false, "\(String(describing: image.error))")

@@ -73,9 +73,11 @@ struct PagedFeedTests {
         try await FeedTestSupport.withClient { client, server, _ in
             let feed = client.paged
             try await feed.goTo(page: 1)
-            #expect(await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 2 }, "page 2 is prefetched")
+            let prefetchedPage2 = await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 2 }
+            #expect(prefetchedPage2, "page 2 is prefetched: \(FeedTestSupport.listRequests(server)) list requests")
             try await feed.goTo(page: 2)
-            #expect(await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 3 }, "page 2 came from the cache; page 3 prefetched")
+            let prefetchedPage3 = await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) == 3 }
+            #expect(prefetchedPage3, "page 2 came from the cache; page 3 prefetched: \(FeedTestSupport.listRequests(server)) list requests")
             try await feed.goTo(page: 1)
             try await feed.goTo(page: 2)
             #expect(FeedTestSupport.listRequests(server) == 3)

@@ -94,9 +94,13 @@ struct RealBackendPaginationTests {
                 _ = await client.image(for: posts[0])
             }
             let requests = server.recordedRequests
-            #expect(requests.contains { $0.path == "/api/posts" && $0.query?.hasPrefix("api_key=s3cret&v=2&page=1") == true }, "\(requests)")
-            #expect(requests.contains { $0.path == "/api/posts/3" })
-            #expect(requests.allSatisfy { $0.query?.contains("api_key=s3cret") == true }, "\(requests.map { "\($0.path)?\($0.query ?? "")" })")
+            let askedForPage1 = requests.contains { $0.path == "/api/posts" && $0.query?.hasPrefix("api_key=s3cret&v=2&page=1") == true }
+            #expect(askedForPage1, "\(requests)")
+            let askedForPost3 = requests.contains { $0.path == "/api/posts/3" }
+            #expect(askedForPost3, "\(requests)")
+            let requestLines = requests.map { "\($0.path)?\($0.query ?? "")" }
+            let allCarryKey = requests.allSatisfy { $0.query?.contains("api_key=s3cret") == true }
+            #expect(allCarryKey, "\(requestLines)")
         }
     }
 

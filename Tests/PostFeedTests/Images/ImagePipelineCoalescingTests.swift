@@ -65,8 +65,10 @@ struct ImagePipelineCoalescingTests {
         try await ImagePipelineTests.withPipeline { pipeline, server, _, _ in
             let urls = ["img-007.jpg", "img-008.jpg", "img-009.png"].map { ImagePipelineTests.imageURL(server, $0) }
             await pipeline.prefetch(urls)
-            #expect(await FeedTestSupport.eventually { server.requestCount(pathPrefix: "/images/") == 3 })
-            #expect(await FeedTestSupport.eventually { await pipeline.cachedImage(for: urls[2]) != nil })
+            let fetchedThree = await FeedTestSupport.eventually { server.requestCount(pathPrefix: "/images/") == 3 }
+            #expect(fetchedThree, "\(server.requestCount(pathPrefix: "/images/")) image requests")
+            let thirdCached = await FeedTestSupport.eventually { await pipeline.cachedImage(for: urls[2]) != nil }
+            #expect(thirdCached)
             for url in urls {
                 _ = try await pipeline.image(for: url)
             }

@@ -94,10 +94,12 @@ struct ImagePipelineInjectionTests {
 
                 // Then: one download by the loader, stored in the cache, its file adopted
                 #expect(first.source == .network)
-                #expect(loader.downloads.withLock { $0 } == 1)
+                let downloads = loader.downloads.withLock { $0 }
+                #expect(downloads == 1)
                 #expect(cache.entry(forKey: first.cacheKey)?.data == first.data)
                 // The write ran on the cache's own write queue, off Swift's cooperative pool.
-                #expect(cache.storesOnWriteQueue.withLock { $0 } == [true])
+                let storesOnWriteQueue = cache.storesOnWriteQueue.withLock { $0 }
+                #expect(storesOnWriteQueue == [true])
                 #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
                 #expect(await pipeline.cachedFileURL(for: url) == nil, "this cache keeps no files")
 
@@ -123,7 +125,8 @@ struct ImagePipelineInjectionTests {
 
                 let onQueue = cache.storesOnWriteQueue.withLock { $0 }
                 #expect(!onQueue.isEmpty)
-                #expect(onQueue.allSatisfy { $0 }, "\(onQueue)")
+                let allOnQueue = onQueue.allSatisfy { $0 }
+                #expect(allOnQueue, "\(onQueue)")
             }
         }
     }

@@ -84,7 +84,8 @@ struct ImagePipelineTests {
             #expect(second.source == .revalidated)
             #expect(second.data == first.data)
             let conditional = server.recordedRequests.last { $0.path == url.path }
-            #expect(conditional?.headers.contains { $0.key.lowercased() == "if-none-match" } == true)
+            let sentIfNoneMatch = conditional?.headers.contains { $0.key.lowercased() == "if-none-match" }
+            #expect(sentIfNoneMatch == true, "\(String(describing: conditional))")
         }
     }
 
@@ -112,8 +113,10 @@ struct ImagePipelineTests {
     func sniffing() throws {
         let fixtures = FixtureLocator.fixturesDirectory().appendingPathComponent("images")
         let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
-        let png = try #require(names.first { $0.hasSuffix(".png") })
-        let jpeg = try #require(names.first { $0.hasSuffix(".jpg") })
+        let firstPNG = names.first { $0.hasSuffix(".png") }
+        let png = try #require(firstPNG)
+        let firstJPEG = names.first { $0.hasSuffix(".jpg") }
+        let jpeg = try #require(firstJPEG)
         let pngInfo = try #require(ImageInfo(sniffing: Data(contentsOf: fixtures.appendingPathComponent(png))))
         #expect(pngInfo.format == .png)
         let jpegInfo = try #require(ImageInfo(sniffing: Data(contentsOf: fixtures.appendingPathComponent(jpeg))))

@@ -31,8 +31,10 @@ struct CachedHTTPPathTests {
             // The prefetch of the page after the last one read may or may not have gone out.
             let counts = Self.requestsByQuery(server, path: "/posts")
             #expect(counts.count >= 4)
-            #expect(counts.values.allSatisfy { $0 == 1 }, "\(counts)")
-            #expect(server.recordedRequests.allSatisfy { $0.headers["if-none-match"] == nil })
+            let eachQueryOnce = counts.values.allSatisfy { $0 == 1 }
+            #expect(eachQueryOnce, "\(counts)")
+            let noneConditional = server.recordedRequests.allSatisfy { $0.headers["if-none-match"] == nil }
+            #expect(noneConditional, "\(server.recordedRequests)")
         }
     }
 
@@ -52,8 +54,11 @@ struct CachedHTTPPathTests {
                         return try await group.reduce(into: [Page]()) { $0.append($1) }
                     }
                     #expect(pages.count == 20)
-                    #expect(Set(pages.map { $0.posts.map(\.id) }).count == 1)
-                    #expect(pages.allSatisfy { $0.posts.count == 10 })
+                    let idLists = Set(pages.map { $0.posts.map(\.id) })
+                    #expect(idLists.count == 1)
+                    let postCounts = pages.map(\.posts.count)
+                    let allTen = postCounts.allSatisfy { $0 == 10 }
+                    #expect(allTen, "\(postCounts)")
                     #expect(server.requestCount(path: "/api/posts") == 1)
                 }
             }
@@ -95,7 +100,8 @@ struct CachedHTTPPathTests {
             let online = try FeedTestSupport.configuration(server: server, cacheRoot: root, pageSize: 10, preset: "postfeed")
             let post = try await FeedClient.withFeedClient(online) { client in
                 let page = try await client.repository.page(.number(1), cachePolicy: .useCache, priority: .high)
-                let post = try #require(page.posts.first { $0.imageURL != nil })
+                let withImage = page.posts.first { $0.imageURL != nil }
+                let post = try #require(withImage)
                 #expect(await client.image(for: post)?.response != nil)
                 return post
             }
@@ -134,7 +140,8 @@ struct CachedHTTPPathTests {
                     let backend = try BackendDescription.preset("postfeed", baseURL: server.baseURL)
                     _ = try await HTTPPostRepository(backend: backend, pageSize: 10, loader: client, pageCache: pages)
                         .page(.number(1), cachePolicy: .useCache, priority: .high)
-                    let response = try #require(server.recordedRequests.first { $0.path == url.path })
+                    let imageRequest = server.recordedRequests.first { $0.path == url.path }
+                    let response = try #require(imageRequest)
                     _ = response
 
                     // The image has Last-Modified: a tenth of its age, at most a day (no longer 7 days).

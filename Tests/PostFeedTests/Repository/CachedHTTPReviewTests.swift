@@ -32,7 +32,8 @@ struct CachedHTTPReviewTests {
 
                     // The entry is expired (max-age=0): the next load asks with If-None-Match.
                     async let revalidation = loader.load(request, in: cache)
-                    try #require(await FeedTestSupport.eventually { server.requestCount(path: "/api/posts") == 2 })
+                    let revalidationSent = await FeedTestSupport.eventually { server.requestCount(path: "/api/posts") == 2 }
+                    try #require(revalidationSent)
                     // While the 304 is on its way, another writer stores a newer body.
                     let newer = CacheEntryMetadata(
                         key: "page-1", etag: "\"newer\"", expiresAt: Date().addingTimeInterval(3600),
@@ -101,7 +102,8 @@ struct CachedHTTPReviewTests {
                         backend: BackendDescription.preset("postfeed", baseURL: server.baseURL), pageSize: 10,
                         loader: client, pageCache: try DiskCache(directory: folder))
                     async let before = repository.page(.number(2), cachePolicy: .useCache, priority: .normal)
-                    try #require(await FeedTestSupport.eventually { server.requestCount(path: "/api/posts") == 1 })
+                    let firstRequestSent = await FeedTestSupport.eventually { server.requestCount(path: "/api/posts") == 1 }
+                    try #require(firstRequestSent)
                     await repository.invalidateCachedPages()
                     let after = try await repository.page(.number(2), cachePolicy: .useCache, priority: .high)
                     #expect(!after.isFromCache)

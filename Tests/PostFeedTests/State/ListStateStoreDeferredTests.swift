@@ -31,7 +31,8 @@ struct ListStateStoreDeferredTests {
 
         // Then the garbage is kept aside and the new state loads
         let names = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
-        let aside = try #require(names.first { $0.hasPrefix("pagination-state.json.corrupt-") })
+        let corruptCopy = names.first { $0.hasPrefix("pagination-state.json.corrupt-") }
+        let aside = try #require(corruptCopy, "\(names)")
         #expect(try Data(contentsOf: file.deletingLastPathComponent().appendingPathComponent(aside)) == garbage)
         guard case .restored(let state) = store.load(mode: .paged, backendIdentity: "b") else {
             Issue.record("the saved state did not load")
@@ -48,6 +49,7 @@ struct ListStateStoreDeferredTests {
         try store.save(ListState(mode: .paged, backendIdentity: "b", pageSize: 10, currentPage: 1))
         try store.save(ListState(mode: .paged, backendIdentity: "b", pageSize: 10, currentPage: 3))
         let names = try FileManager.default.contentsOfDirectory(atPath: store.directory.path)
-        #expect(!names.contains { $0.contains(".corrupt-") })
+        let setAnythingAside = names.contains { $0.contains(".corrupt-") }
+        #expect(!setAnythingAside, "\(names)")
     }
 }

@@ -30,7 +30,8 @@ struct ModeSwitchTests {
         // Then pages 1…4 are loaded, page 5 is next, and the reader is at post #37 again
         #expect(back.mode == .infinite)
         #expect(back.currentPage == nil && back.currentPageKey == nil)
-        #expect(back.loadedPageKeys == (1...4).map { PageKey.number($0) })
+        let pagesOneToFour = (1...4).map { PageKey.number($0) }
+        #expect(back.loadedPageKeys == pagesOneToFour)
         #expect(back.nextPageKey == .number(5))
         #expect(back.anchor == ScrollAnchor(postID: 1036, index: 36))
         #expect(back.restoredIndex(in: StateSamples.ids(0..<40)) == 36)
@@ -61,7 +62,8 @@ struct ModeSwitchTests {
             let infinite = StateSamples.infinite(loaded: 130, pageSize: 10, anchorIndex: index)
             let paged = infinite.switched(to: .paged, pageSize: pageSize, firstPageKey: .number(1))
             #expect(paged.currentPage == PlaceConverter.page(forPosition: index + 1, pageSize: pageSize))
-            #expect(paged.currentPageKey == paged.currentPage.map { .number($0) })
+            let currentPageAsKey = paged.currentPage.map { PageKey.number($0) }
+            #expect(paged.currentPageKey == currentPageAsKey)
             let start = (index / pageSize) * pageSize
             #expect(paged.restoredIndex(in: StateSamples.ids(start..<min(start + pageSize, 130))) == index - start)
 

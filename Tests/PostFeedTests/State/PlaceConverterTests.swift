@@ -111,7 +111,9 @@ struct AnchorRestoreTests {
         let state = StateSamples.infinite(anchorIndex: 36)
         let list = StateSamples.ids(0..<50)
         #expect(state.restoredIndex(in: list) == 36)
-        #expect(state.restoredIndex(in: list.filter { $0 != 1036 }) == 36, "1037 moved up to index 36")
-        #expect(state.restoredIndex(in: list.filter { $0 != 1036 && $0 != 1037 }) == 35, "1035 is nearer than 1038")
+        let without1036 = list.filter { $0 != 1036 }
+        #expect(state.restoredIndex(in: without1036) == 36, "1037 moved up to index 36")
+        let without1036And1037 = list.filter { $0 != 1036 && $0 != 1037 }
+        #expect(state.restoredIndex(in: without1036And1037) == 35, "1035 is nearer than 1038")
     }
 }
