@@ -139,7 +139,8 @@ public actor ImagePipeline {
             telemetry.end(span, kind: .image, trail: trail)
             return image
         } catch {
-            telemetry.metrics.failed(.image, started: started)
+            // A cancelled load (a prefetch stopped at exit) is no failure of the origin's.
+            if error.code != .cancelled { telemetry.metrics.failed(.image, started: started) }
             telemetry.end(span, kind: .image, trail: trail, error: error)
             throw error
         }

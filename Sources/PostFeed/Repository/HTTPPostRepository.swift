@@ -163,7 +163,8 @@ public final class HTTPPostRepository: PostRepository {
             telemetry.end(span, kind: .page, trail: trail)
             return page
         } catch {
-            telemetry.metrics.failed(.page, started: started)
+            // A cancelled load (a prefetch stopped at exit) is no failure of the origin's.
+            if error.code != .cancelled { telemetry.metrics.failed(.page, started: started) }
             telemetry.end(span, kind: .page, trail: recorder.trail, error: error)
             throw error
         }
