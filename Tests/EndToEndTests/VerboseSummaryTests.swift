@@ -6,6 +6,10 @@ import Testing
 /// counters (the CLI's own in-process `MetricsFactory`); the normal output is unchanged.
 @Suite("postfeed --verbose: the cache counters summed up at exit")
 struct VerboseSummaryTests {
+    private static func withoutSources(_ output: String) -> String {
+        output.replacingOccurrences(of: " (memory)", with: "").replacingOccurrences(of: " (disk)", with: "")
+    }
+
     private static func summary(_ result: PostfeedResult) -> String? {
         result.errorLines.last { $0.hasPrefix("postfeed: cache: ") }
     }
@@ -20,7 +24,9 @@ struct VerboseSummaryTests {
             let requests = server.recordedRequests.count
             #expect(requests > 1)
             let coldLine = try #require(Self.summary(cold), "\(cold)")
-            #expect(coldLine.hasPrefix("postfeed: cache: memory 0 hits, disk 0 hits, network \(requests) fetches"), "\(coldLine)")
+            // (A load can find on disk what a prefetch of the same image stored a moment before.)
+            #expect(coldLine.hasPrefix("postfeed: cache: memory 0 hits, disk "), "\(coldLine)")
+            #expect(coldLine.contains(", network \(requests) fetches"), "\(coldLine)")
             #expect(cold.errorLines.last == coldLine)
 
             // When the same page is shown again, without and with --verbose.
@@ -35,7 +41,10 @@ struct VerboseSummaryTests {
             #expect(warmLine.contains("network 0 fetches"), "\(warmLine)")
             let diskHits = warmLine.firstMatch(of: /disk (\d+) hits?/).flatMap { Int($0.1) }
             #expect((diskHits ?? 0) > 0, "\(warmLine)")
-            #expect(warm.standardOutput == quiet.standardOutput)
+            // Whether an image line says (memory) or (disk) depends on the prefetch's timing,
+            // not on --verbose.
+            #expect(Self.withoutSources(warm.standardOutput) == Self.withoutSources(quiet.standardOutput),
+                    "\(quiet.standardOutput)\n---\n\(warm.standardOutput)")
             #expect(!quiet.standardError.contains("cache:"), "\(quiet)")
             #expect(!warm.standardOutput.contains("cache:"))
         }

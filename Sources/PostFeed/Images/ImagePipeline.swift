@@ -120,13 +120,12 @@ public actor ImagePipeline {
     /// The image at `url`, from the fastest layer that has it fresh (offline: from the
     /// caches, or `.notCached`).
     public nonisolated func image(for url: URL, priority: HTTPPriority = .high) async throws(ImagePipelineError) -> ImageResponse {
-        let started = LoadMetrics.now()
         let telemetry = loader.telemetry
+        let started = telemetry.metrics.now()
         let span = telemetry.startSpan(.image)
         let key = configuration.cacheKey(url)
         if let hit = memoryHit(key: key, url: url) {
-            telemetry.metrics.lookedUp(.image, in: .memory, found: true, started: started)
-            telemetry.metrics.answered(.image, by: .memory, started: started)
+            telemetry.metrics.memoryHit(.image, started: started)
             telemetry.end(span, kind: .image, trail: LoadTrail(layer: .memory))
             return hit
         }
@@ -134,7 +133,7 @@ public actor ImagePipeline {
         var trail = LoadTrail()
         do {
             let image = try await load(
-                key: key, url: url, priority: priority, policy: .useCache, context: span.context, trail: &trail)
+                key: key, url: url, priority: priority, policy: .useCache, context: span?.context, trail: &trail)
             telemetry.metrics.answered(.image, by: trail.layer ?? .network, started: started)
             telemetry.end(span, kind: .image, trail: trail)
             return image

@@ -173,7 +173,7 @@ final class CachedHTTPLoader: Sendable {
         if policy == .reload {
             entry = nil
         } else {
-            let started = LoadMetrics.now()
+            let started = telemetry.metrics.now()
             entry = cache.liveEntry(forKey: request.key)
             telemetry.metrics.lookedUp(request.kind, in: .disk, found: entry != nil, started: started)
         }

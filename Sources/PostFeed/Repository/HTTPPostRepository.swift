@@ -152,12 +152,12 @@ public final class HTTPPostRepository: PostRepository {
         async throws(RepositoryError) -> Page
     {
         let telemetry = loader.telemetry
-        let started = LoadMetrics.now()
+        let started = telemetry.metrics.now()
         let span = telemetry.startSpan(.page)
         let recorder = LoadRecorder()
         do {
             let page = try await loadPage(
-                key, cachePolicy: cachePolicy, priority: priority, context: span.context, recorder: recorder)
+                key, cachePolicy: cachePolicy, priority: priority, context: span?.context, recorder: recorder)
             let trail = recorder.trail
             telemetry.metrics.answered(.page, by: trail.layer ?? .network, started: started)
             telemetry.end(span, kind: .page, trail: trail)
@@ -171,7 +171,7 @@ public final class HTTPPostRepository: PostRepository {
     }
 
     private func loadPage(
-        _ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority, context: ServiceContext, recorder: LoadRecorder
+        _ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority, context: ServiceContext?, recorder: LoadRecorder
     ) async throws(RepositoryError) -> Page {
         let url = try backend.pageURL(for: key, pageSize: pageSize)
         if loader.effective(cachePolicy) != .reload, let known = memory.withLock({ $0.pastTheEnd[key] }) { throw known }

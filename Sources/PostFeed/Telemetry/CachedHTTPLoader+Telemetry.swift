@@ -6,7 +6,7 @@ extension CachedHTTPLoader {
     /// and failed commands. A hit is the layer that answers, unless it is expired and the
     /// origin is asked next.
     func lookUpShared(_ key: String, kind: LoadKind, in shared: RedisCache) async -> RedisCache.LookupResult {
-        let started = LoadMetrics.now()
+        let started = telemetry.metrics.now()
         let result = await shared.entryOrLease(forKey: key)
         var found = false
         if case .hit = result {

@@ -11,11 +11,15 @@ final class LoadTelemetry: Sendable {
     let tracer: any Tracer
     let instrument: any Instrument
     let sharedLedger = SharedTierLedger()
+    /// Whether spans are started and contexts injected: not when neither a tracer nor an
+    /// instrument is bootstrapped (then a load pays no task-local read, no span).
+    let traces: Bool
 
     init(_ configuration: FeedTelemetry = .system) {
         metrics = LoadMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
         tracer = configuration.tracer ?? InstrumentationSystem.tracer
         instrument = configuration.tracer ?? InstrumentationSystem.instrument
+        traces = !(tracer is NoOpTracer && instrument is NoOpInstrument)
     }
 
     /// Span attribute names.
@@ -29,14 +33,17 @@ final class LoadTelemetry: Sendable {
 
     /// Starts the span of one load (`postfeed.page.load`, `postfeed.image.load`), a child
     /// of the task's current context.
-    func startSpan(_ kind: LoadKind) -> any Span {
+    /// `nil` when nothing traces (see ``traces``).
+    func startSpan(_ kind: LoadKind) -> (any Span)? {
+        guard traces else { return nil }
         let name = kind == .page ? "postfeed.page.load" : "postfeed.image.load"
         return tracer.startSpan(name, context: ServiceContext.current ?? .topLevel, ofKind: .client)
     }
 
     /// Ends `span` with what the load did: the layer that answered, the attempts, the
     /// status, and `error` recorded when it failed.
-    func end(_ span: any Span, kind: LoadKind, trail: LoadTrail, error: (any Error)? = nil) {
+    func end(_ span: (any Span)?, kind: LoadKind, trail: LoadTrail, error: (any Error)? = nil) {
+        guard let span else { return }
         guard span.isRecording else {
             span.end()
             return
