@@ -72,13 +72,15 @@ lint-tests:
 # Everything in the Benchmarks/ package: the engine against curl, URLSession,
 # AsyncHTTPClient and bare libcurl (postfeed-bench-fetch), the cache and list benchmarks
 # (postfeed-bench cache / list, timing the release `postfeed`), then the micro benchmarks
-# (swift package benchmark: memory and disk hit, JSON parse, page decode), the image
+# (swift package benchmark: memory and disk hit, JSON parse, page decode), the load
+# telemetry's cost per memory hit (scripts/bench-telemetry.sh), the image
 # preview against the `chafa` command (scripts/bench-images.sh, which needs chafa,
 # hyperfine and GNU time: bench-deps), then the browse benchmarks (bench-browse).
 bench: deps test-deps bench-deps
 	sh scripts/bench.sh
 	bash scripts/bench-cache-list.sh
 	sh scripts/bench-micro.sh
+	sh scripts/bench-telemetry.sh
 	bash scripts/bench-images.sh
 	$(MAKE) bench-browse
 

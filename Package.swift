@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // MARK: Library
@@ -90,6 +92,11 @@ let package = Package(
                 "PostFeedCache",
                 "PostFeedImaging",
                 .product(name: "Logging", package: "swift-log"),
+                // Counters, timers and gauges of the cached-HTTP path and the image pipeline;
+                // a span per page and image load, its context injected into requests.
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -112,6 +119,8 @@ let package = Package(
                 "PostFeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // --verbose's per-run summary: a MetricsFactory of its own that adds counters up.
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -147,7 +156,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PostFeedTests",
-            dependencies: ["PostFeed", "PostFeedImaging", "PostFeedServer"],
+            dependencies: [
+                "PostFeed", "PostFeedImaging", "PostFeedServer",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -51,6 +51,9 @@ public final class FeedClient: Sendable {
         /// memory → disk → Redis → network. The client puts its keys under
         /// `<namespace>images:` and sends its warning to the client's logger.
         public var sharedCache: RedisCache.Configuration?
+        /// Where metrics and spans go (``FeedTelemetry``): by default the global
+        /// `MetricsSystem` and `InstrumentationSystem`, read when the client is built.
+        public var telemetry: FeedTelemetry
 
         /// Defaults: 20 posts per page, a 64 MiB page cache, online; every other part with
         /// its own configuration's defaults.
@@ -66,7 +69,8 @@ public final class FeedClient: Sendable {
             infinite: InfiniteFeed.Configuration = InfiniteFeed.Configuration(),
             paged: PagedFeed.Configuration = PagedFeed.Configuration(),
             offline: Bool = false,
-            sharedCache: RedisCache.Configuration? = nil
+            sharedCache: RedisCache.Configuration? = nil,
+            telemetry: FeedTelemetry = .system
         ) {
             self.backend = backend
             self.pageSize = pageSize
@@ -80,6 +84,7 @@ public final class FeedClient: Sendable {
             self.paged = paged
             self.offline = offline
             self.sharedCache = sharedCache
+            self.telemetry = telemetry
         }
     }
 
@@ -155,7 +160,9 @@ public final class FeedClient: Sendable {
         previews = ImagePreviewer(thumbnails: ThumbnailCache(disk: thumbnailCache, originals: imageCache))
         fallbackCacheFolder = fellBack ? fallback : nil
         // One cached-HTTP path for pages and images; offline is its cache-only policy.
-        let loader = CachedHTTPLoader(http: http, offline: configuration.offline, logger: Self.logger(logger, for: "loader"))
+        let loader = CachedHTTPLoader(
+            http: http, offline: configuration.offline, logger: Self.logger(logger, for: "loader"),
+            telemetry: configuration.telemetry)
         self.loader = loader
         do {
             repository = try HTTPPostRepository(

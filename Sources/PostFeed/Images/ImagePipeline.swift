@@ -3,6 +3,7 @@ import Logging
 import PostFeedCache
 import PostFeedHTTP
 import Synchronization
+import Tracing
 
 /// Delivers post images: memory → disk → network, storing results back into both layers.
 ///
@@ -78,16 +79,19 @@ public actor ImagePipeline {
     ///     system; `nil` holds bodies in memory. Defaults to a ``DiskCache``'s
     ///     ``DiskCache/temporaryDirectory``.
     ///   - shared: the shared tier behind `disk` (Redis), or `nil` (default).
+    ///   - telemetry: where metrics and spans go (default: the global systems).
     public init(
         loader: any HTTPLoading,
         disk: (any DataCaching)?,
         shared: RedisCache? = nil,
         downloadsFolder: URL? = nil,
         configuration: Configuration = Configuration(),
-        logger: Logger = Logger(label: "postfeed.images")
+        logger: Logger = Logger(label: "postfeed.images"),
+        telemetry: FeedTelemetry = .system
     ) {
         self.init(
-            loader: CachedHTTPLoader(http: loader, now: configuration.now, logger: logger), disk: disk, shared: shared,
+            loader: CachedHTTPLoader(http: loader, now: configuration.now, logger: logger, telemetry: telemetry),
+            disk: disk, shared: shared,
             downloadsFolder: downloadsFolder, configuration: configuration, logger: logger)
     }
 
@@ -116,9 +120,29 @@ public actor ImagePipeline {
     /// The image at `url`, from the fastest layer that has it fresh (offline: from the
     /// caches, or `.notCached`).
     public nonisolated func image(for url: URL, priority: HTTPPriority = .high) async throws(ImagePipelineError) -> ImageResponse {
+        let telemetry = loader.telemetry
+        let started = telemetry.metrics.now()
+        let span = telemetry.startSpan(.image)
         let key = configuration.cacheKey(url)
-        if let hit = memoryHit(key: key, url: url) { return hit }
-        return try await load(key: key, url: url, priority: priority, policy: .useCache)
+        if let hit = memoryHit(key: key, url: url) {
+            telemetry.metrics.memoryHit(.image, started: started)
+            telemetry.end(span, kind: .image, trail: LoadTrail(layer: .memory))
+            return hit
+        }
+        telemetry.metrics.lookedUp(.image, in: .memory, found: false, started: started)
+        var trail = LoadTrail()
+        do {
+            let image = try await load(
+                key: key, url: url, priority: priority, policy: .useCache, context: span?.context, trail: &trail)
+            telemetry.metrics.answered(.image, by: trail.layer ?? .network, started: started)
+            telemetry.end(span, kind: .image, trail: trail)
+            return image
+        } catch {
+            // A cancelled load (a prefetch stopped at exit) is no failure of the origin's.
+            if error.code != .cancelled { telemetry.metrics.failed(.image, started: started) }
+            telemetry.end(span, kind: .image, trail: trail, error: error)
+            throw error
+        }
     }
 
     /// The image only if a cache holds it (memory, then disk, expired or not); never the network.
@@ -180,15 +204,16 @@ public actor ImagePipeline {
 
     // MARK: Loading (off the actor)
 
-    private nonisolated func load(key: String, url: URL, priority: HTTPPriority, policy: CachePolicy)
-        async throws(ImagePipelineError) -> ImageResponse
-    {
+    private nonisolated func load(
+        key: String, url: URL, priority: HTTPPriority, policy: CachePolicy, context: ServiceContext?, trail: inout LoadTrail
+    ) async throws(ImagePipelineError) -> ImageResponse {
         var http = HTTPRequest(url: url, priority: priority)
         http.headers["Accept"] = "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1"
-        let request = CachedHTTPLoader.Request(http: http, key: key, policy: policy, downloadsFolder: downloadsFolder)
+        let request = CachedHTTPLoader.Request(
+            http: http, key: key, policy: policy, downloadsFolder: downloadsFolder, kind: .image, context: context)
         let outcome: CachedHTTPLoader.Outcome
         do {
-            outcome = try await loader.load(request, in: responses) { data, _ in
+            outcome = try await loader.load(request, in: responses, trail: &trail) { data, _ in
                 guard let info = ImageInfo(sniffing: data) else { return nil }
                 return CachedHTTPLoader.Accepted(
                     value: info,
@@ -206,7 +231,8 @@ public actor ImagePipeline {
                 guard loader.effective(policy) != .cacheOnly else {
                     throw ImagePipelineError(.notCached, url: url, message: "the cached copy is not an image (offline)")
                 }
-                return try await load(key: key, url: url, priority: priority, policy: .reload)
+                return try await load(
+                    key: key, url: url, priority: priority, policy: .reload, context: context, trail: &trail)
             }
             let expiresAt = revalidated ? usedAsFetched(until: entry.metadata.expiresAt) : entry.metadata.expiresAt
             remember(key: key, data: entry.data, info: info, expiresAt: expiresAt)
@@ -257,6 +283,7 @@ public actor ImagePipeline {
     /// The memory layer is thread-safe on its own.
     private nonisolated func remember(key: String, data: Data, info: ImageInfo, expiresAt: Date?) {
         memory.setObject(CachedImage(data: data, info: info, expiresAt: expiresAt), forKey: key, cost: data.count)
+        loader.telemetry.metrics.memorySize(.image, bytes: memory.totalCost, entries: memory.count)
     }
 
     private nonisolated func memoryHit(key: String, url: URL, allowExpired: Bool = false) -> ImageResponse? {

@@ -18,7 +18,7 @@ extension CachedHTTPLoader {
         guard entry == nil, policy != .reload, policy != .cacheOnly, let shared = cache.shared else {
             return await fetchFromOrigin(request, policy: policy, entry: entry, in: cache, generation: generation, flightKey: flightKey, validate: validate)
         }
-        switch await shared.entryOrLease(forKey: request.key) {
+        switch await lookUpShared(request.key, kind: request.kind, in: shared) {
         case .hit(let found):
             do {
                 try await cache.store(.data(found.data), metadata: found.metadata, forKey: request.key, generation: generation)

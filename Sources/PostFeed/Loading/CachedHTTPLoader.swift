@@ -3,6 +3,7 @@ import Logging
 import PostFeedCache
 import PostFeedHTTP
 import Synchronization
+import Tracing
 
 /// The one cached-HTTP path: pages, posts and images are all loaded through it, so they
 /// share one freshness policy, one revalidation, one stale-on-error rule, one
@@ -44,6 +45,10 @@ final class CachedHTTPLoader: Sendable {
         var attributes: [String: String] = [:]
         /// Streams the body to a file there, for the cache to adopt without a copy (images).
         var downloadsFolder: URL?
+        /// What is loaded, for the metrics' `kind` dimension.
+        var kind: LoadKind = .page
+        /// The load's span context, injected into the request (`traceparent`); `nil` injects nothing.
+        var context: ServiceContext? = nil
     }
 
     /// What a validator made of a `2xx` body: its decoded value, shared with the flight's
@@ -104,6 +109,8 @@ final class CachedHTTPLoader: Sendable {
     let reuseWindow: TimeInterval
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Metrics, spans and context propagation (``FeedTelemetry``).
+    let telemetry: LoadTelemetry
     private let state = Mutex(State())
 
     private struct State {
@@ -114,8 +121,14 @@ final class CachedHTTPLoader: Sendable {
         var running: [UInt64: Task<Void, Never>] = [:]
     }
 
+    /// What a flight gives each of its callers: the outcome and how it was reached.
+    private struct Answer: Sendable {
+        var result: Result<Outcome, Failure>
+        var trail = LoadTrail()
+    }
+
     private struct Flight {
-        typealias Waiter = CheckedContinuation<Result<Outcome, Failure>, Never>
+        typealias Waiter = CheckedContinuation<Answer, Never>
         let id: UInt64
         var task: Task<Void, Never>?
         var waiters: [UInt64: Waiter] = [:]
@@ -125,13 +138,15 @@ final class CachedHTTPLoader: Sendable {
 
     init(
         http: any HTTPLoading, offline: Bool = false, reuseWindow: TimeInterval = defaultReuseWindow,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "postfeed.loader")
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "postfeed.loader"),
+        telemetry: FeedTelemetry = .system
     ) {
         self.http = http
         self.offline = offline
         self.reuseWindow = reuseWindow
         self.now = now
         self.logger = logger
+        self.telemetry = LoadTelemetry(telemetry)
     }
 
     /// The policy a load runs under: `policy`, or ``CachePolicy/cacheOnly`` offline.
@@ -142,11 +157,28 @@ final class CachedHTTPLoader: Sendable {
     func load(_ request: Request, in cache: some ResponseCache, validate: Validator? = nil)
         async throws(Failure) -> Outcome
     {
+        var trail = LoadTrail()
+        return try await load(request, in: cache, trail: &trail, validate: validate)
+    }
+
+    /// ``load(_:in:validate:)``, telling `trail` which layer answered, after how many
+    /// attempts and with which status (also when it throws).
+    func load(_ request: Request, in cache: some ResponseCache, trail: inout LoadTrail, validate: Validator? = nil)
+        async throws(Failure) -> Outcome
+    {
         let policy = effective(request.policy)
         let generation = await cache.generation()
         let flightKey = cache.name + "\n" + (generation.map { $0 + "\n" } ?? "") + request.key
-        let entry = policy == .reload ? nil : cache.liveEntry(forKey: request.key)
+        let entry: DiskCacheEntry?
+        if policy == .reload {
+            entry = nil
+        } else {
+            let started = telemetry.metrics.now()
+            entry = cache.liveEntry(forKey: request.key)
+            telemetry.metrics.lookedUp(request.kind, in: .disk, found: entry != nil, started: started)
+        }
         if let entry {
+            trail.layer = .disk
             let now = now()
             let fetchedNow = fetchedRecently(flightKey, now: now)
             let expired = entry.isExpired(at: now) && !fetchedNow
@@ -159,13 +191,21 @@ final class CachedHTTPLoader: Sendable {
         } else if policy == .cacheOnly {
             throw .notCached
         }
+        trail.layer = nil
+        var request = request
+        if let context = request.context { telemetry.inject(context, into: &request.http.headers) }
         // A reload never joins a conditional flight (it would get a 304 or a stale copy).
-        let result = await joinFlight(policy == .reload ? flightKey + "\nreload" : flightKey) { [self] in
+        let answer = await joinFlight(policy == .reload ? flightKey + "\nreload" : flightKey, kind: request.kind) {
+            [self, request] in
             await fetchThroughSharedTier(
                 request, policy: policy, entry: entry, in: cache, generation: generation, flightKey: flightKey,
                 validate: validate)
         }
-        return try result.get()
+        trail = answer.trail
+        // A stale copy served when the origin failed: the disk layer answered (unless the
+        // shared tier did).
+        if case .success(.cached) = answer.result, trail.layer == nil { trail.layer = .disk }
+        return try answer.result.get()
     }
 
     /// Returns once every transfer started so far has finished: stored whole, or cancelled
@@ -186,7 +226,7 @@ final class CachedHTTPLoader: Sendable {
         return now.timeIntervalSince(fetched) < reuseWindow
     }
 
-    private func markFetched(_ flightKey: String) {
+    func markFetched(_ flightKey: String) {
         let now = now()
         let window = reuseWindow
         state.withLock { state in
@@ -205,34 +245,37 @@ final class CachedHTTPLoader: Sendable {
     // MARK: Single flight
 
     private func joinFlight(
-        _ flightKey: String, priority: TaskPriority? = nil, _ work: @escaping @Sendable () async -> Result<Outcome, Failure>
-    ) async -> Result<Outcome, Failure> {
+        _ flightKey: String, kind: LoadKind, priority: TaskPriority? = nil,
+        _ work: @escaping @Sendable () async -> Result<Outcome, Failure>
+    ) async -> Answer {
         let waiter = ids.add(1, ordering: .relaxed).newValue
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: Flight.Waiter) in
                 if Task.isCancelled {
-                    continuation.resume(returning: .failure(.cancelled(nil)))
+                    continuation.resume(returning: Answer(result: .failure(.cancelled(nil))))
                     return
                 }
-                let joined: Bool = state.withLock { state in
+                let (joined, coalesced): (Bool, Bool) = state.withLock { state in
                     // Checked again under the lock `leave` takes: a cancellation landing
                     // between the check above and here must not leave a waiter behind.
-                    if Task.isCancelled { return false }
+                    if Task.isCancelled { return (false, false) }
                     if state.flights[flightKey] != nil {
                         state.flights[flightKey]?.waiters[waiter] = continuation
-                        return true
+                        return (true, true)
                     }
                     let id = ids.add(1, ordering: .relaxed).newValue
                     state.flights[flightKey] = Flight(id: id, waiters: [waiter: continuation])
                     let task = Task.detached(priority: Task.currentPriority) { [self] in
-                        let result = await work()
-                        complete(flightKey, flight: id, with: result)
+                        let recorder = LoadRecorder()
+                        let result = await LoadRecorder.$current.withValue(recorder) { await work() }
+                        complete(flightKey, flight: id, with: Answer(result: result, trail: recorder.trail))
                     }
                     state.flights[flightKey]?.task = task
                     state.running[id] = task
-                    return true
+                    return (true, false)
                 }
-                if !joined { continuation.resume(returning: .failure(.cancelled(nil))) }
+                if !joined { continuation.resume(returning: Answer(result: .failure(.cancelled(nil)))) }
+                if coalesced { telemetry.metrics.coalesced(kind) }
             }
         } onCancel: {
             leave(flightKey, waiter: waiter)
@@ -253,10 +296,10 @@ final class CachedHTTPLoader: Sendable {
             return (continuation, nil)
         }
         orphaned?.cancel()
-        continuation?.resume(returning: .failure(.cancelled(nil)))
+        continuation?.resume(returning: Answer(result: .failure(.cancelled(nil))))
     }
 
-    private func complete(_ flightKey: String, flight id: UInt64, with result: Result<Outcome, Failure>) {
+    private func complete(_ flightKey: String, flight id: UInt64, with result: Answer) {
         let waiters = state.withLock { state -> [Flight.Waiter] in
             state.running[id] = nil
             guard let flight = state.flights[flightKey], flight.id == id else { return [] }
@@ -264,129 +307,5 @@ final class CachedHTTPLoader: Sendable {
             return Array(flight.waiters.values)
         }
         for waiter in waiters { waiter.resume(returning: result) }
-    }
-
-    // MARK: The transfer
-
-    private struct Response {
-        var requestURL: URL
-        var url: URL
-        var status: Int
-        var headers: HTTPHeaders
-        var body: ResponseBody
-        var metrics: HTTPMetrics
-
-        func readBody() throws -> Data {
-            switch body {
-            case .data(let data): return data
-            case .file(let file): return try Data(contentsOf: file)
-            }
-        }
-
-        /// Removes the downloaded file unless a cache adopted it.
-        func discard() {
-            if case .file(let file) = body, FileManager.default.fileExists(atPath: file.path) {
-                try? FileManager.default.removeItem(at: file)
-            }
-        }
-    }
-
-    /// Fetches from the origin (the network), revalidating `entry` when there is one.
-    func fetchFromOrigin(
-        _ request: Request, policy: CachePolicy, entry: DiskCacheEntry?, in cache: some ResponseCache, generation: String?,
-        flightKey: String, validate: Validator?
-    ) async -> Result<Outcome, Failure> {
-        var http = request.http
-        if let entry { http.addValidators(etag: entry.metadata.etag, lastModified: entry.metadata.lastModified) }
-        let response: Response
-        do {
-            response = try await send(http, downloadsFolder: request.downloadsFolder)
-        } catch {
-            if error.code == .cancelled || Task.isCancelled { return .failure(.cancelled(error)) }
-            if let entry {
-                logger.debug("network failed, serving the cached copy", metadata: metadata(http.url, ["error": "\(error)"]))
-                return .success(.cached(entry, revalidated: false, stale: "the network failed (\(error.code))"))
-            }
-            return .failure(.network(error))
-        }
-        defer { response.discard() }
-        let now = now()
-
-        if response.status == 304 {
-            guard let entry else { return .failure(.unaskedNotModified) }
-            let refreshed = Self.revalidated(entry, by: response.headers, now: now)
-            await cache.refresh(forKey: request.key, revalidated: entry.metadata, to: refreshed.metadata)
-            markFetched(flightKey)
-            return .success(.cached(refreshed, revalidated: true, stale: nil))
-        }
-        guard (200..<300).contains(response.status) else {
-            if let entry, response.status >= 500 || response.status == 429 {
-                logger.debug("server error, serving the cached copy", metadata: metadata(http.url, ["status": "\(response.status)"]))
-                return .success(.cached(entry, revalidated: false, stale: "the server failed (HTTP \(response.status))"))
-            }
-            let body = (try? response.readBody()) ?? Data()
-            return .success(.status(HTTPResponse(
-                requestURL: response.requestURL, url: response.url, status: response.status, headers: response.headers,
-                body: body, metrics: response.metrics)))
-        }
-
-        let body: Data
-        do {
-            body = try response.readBody()
-        } catch {
-            return .failure(.unreadableBody("cannot read the downloaded body: \(error)"))
-        }
-        let freshness = HTTPFreshness(headers: response.headers, now: now)
-        let accepted: Accepted?
-        if let validate {
-            guard let verdict = validate(body, response.headers) else {
-                return .success(.fetched(Fetched(
-                    body: body, headers: response.headers, accepted: nil, stored: false, expiresAt: freshness.expiresAt)))
-            }
-            accepted = verdict
-        } else {
-            accepted = nil
-        }
-        var stored = false
-        var storedMetadata: CacheEntryMetadata?
-        if freshness.isStorable {
-            var attributes = request.attributes.merging(accepted?.attributes ?? [:]) { _, new in new }
-            for name in request.keptHeaders + Self.freshnessHeaders {
-                let values = response.headers.values(for: name)
-                if !values.isEmpty { attributes[PageCacheStore.headerPrefix + name.lowercased()] = values.joined(separator: ", ") }
-            }
-            let metadata = CacheEntryMetadata(
-                key: request.key, url: http.url.absoluteString, etag: freshness.etag, lastModified: freshness.lastModified,
-                contentType: response.headers["Content-Type"] ?? accepted?.contentType, expiresAt: freshness.expiresAt,
-                storedAt: now, attributes: attributes)
-            do {
-                try await cache.store(response.body, metadata: metadata, forKey: request.key, generation: generation)
-                stored = true
-                storedMetadata = metadata
-                markFetched(flightKey)
-            } catch {
-                cache.writeFailed(error, key: request.key)
-            }
-        }
-        return .success(.fetched(Fetched(
-            body: body, headers: response.headers, accepted: accepted, stored: stored, expiresAt: freshness.expiresAt,
-            metadata: storedMetadata)))
-    }
-
-    private func send(_ request: HTTPRequest, downloadsFolder: URL?) async throws(HTTPClientError) -> Response {
-        if let downloadsFolder {
-            let download = try await http.download(request, into: downloadsFolder)
-            return Response(
-                requestURL: download.requestURL, url: download.url, status: download.status, headers: download.headers,
-                body: .file(download.fileURL), metrics: download.metrics)
-        }
-        let response = try await http.execute(request)
-        return Response(
-            requestURL: response.requestURL, url: response.url, status: response.status, headers: response.headers,
-            body: .data(response.body), metrics: response.metrics)
-    }
-
-    private func metadata(_ url: URL, _ extra: Logger.Metadata) -> Logger.Metadata {
-        extra.merging(["url": "\(URLUserInfo.removed(from: url.absoluteString))"]) { old, _ in old }
     }
 }

@@ -30,6 +30,9 @@ protocol ResponseCache: Sendable {
     func writeFailed(_ error: any Error, key: String)
     /// The shared tier behind this cache (Redis), or `nil`.
     var shared: RedisCache? { get }
+    /// The disk layer's bytes as its size ledger records them, for the size gauge; `nil`
+    /// when there is no disk layer or it keeps no ledger.
+    func recordedTotalBytes() -> Int?
 }
 
 extension ResponseCache {
@@ -133,6 +136,8 @@ struct PlainResponseCache: ResponseCache {
     }
 
     func remove(forKey key: String) { cache?.removeEntry(forKey: key) }
+
+    func recordedTotalBytes() -> Int? { (cache as? DiskCache)?.recordedTotalBytes() }
 
     func writeFailed(_ error: any Error, key: String) {
         if cache != nil { onWriteFailure(error, key) }

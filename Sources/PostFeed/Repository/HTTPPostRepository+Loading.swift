@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostFeedCache
 import PostFeedHTTP
+import Tracing
 
 /// Pages and posts through the one cached-HTTP path (``CachedHTTPLoader``), and its
 /// failures in the repository's words.
@@ -19,14 +20,18 @@ extension HTTPPostRepository {
     /// Loads `url` under `policy`. `subject` names it in messages (`page 2`, `post 7`).
     func load(
         _ url: URL, cacheKey: String, policy: CachePolicy, priority: HTTPPriority, subject: String, page: PageKey?,
-        keptHeaders: [String] = [], attributes: [String: String], validate: @escaping CachedHTTPLoader.Validator
+        keptHeaders: [String] = [], attributes: [String: String], context: ServiceContext? = nil,
+        recorder: LoadRecorder? = nil, validate: @escaping CachedHTTPLoader.Validator
     ) async throws(RepositoryError) -> LoadResult {
         var http = HTTPRequest(url: url, headers: ["Accept": "application/json"], priority: priority)
         http.maximumBodySize = backend.maximumPageBodySize
         let request = CachedHTTPLoader.Request(
-            http: http, key: cacheKey, policy: policy, keptHeaders: keptHeaders, attributes: attributes)
+            http: http, key: cacheKey, policy: policy, keptHeaders: keptHeaders, attributes: attributes, kind: .page,
+            context: context)
+        var trail = LoadTrail()
+        defer { recorder?.record { $0 = trail } }
         do {
-            switch try await loader.load(request, in: store, validate: validate) {
+            switch try await loader.load(request, in: store, trail: &trail, validate: validate) {
             case .cached(let entry, _, let stale): return .cached(entry, stale: stale)
             case .fetched(let fetched): return .network(fetched.body, fetched.headers, fetched.accepted?.value)
             case .status(let response): return .status(response)

@@ -3,6 +3,7 @@ import Logging
 import PostFeedCache
 import PostFeedHTTP
 import Synchronization
+import Tracing
 
 /// The ``PostRepository`` over HTTP: pages fetched with an ``HTTPLoading`` client, decoded
 /// with a ``BackendDescription``, and kept in a disk page cache.
@@ -83,6 +84,7 @@ public final class HTTPPostRepository: PostRepository {
     ///   - pageCache: where page bodies are kept, normally a `DiskCache` at `<cache root>/PageCache`.
     ///     It may be shared by several backends and processes.
     ///   - now: the clock freshness is computed with; inject one in tests.
+    ///   - telemetry: where metrics and spans go (default: the global systems).
     /// - Throws: `.badConfiguration` for a page size out of range.
     public convenience init(
         backend: BackendDescription,
@@ -90,11 +92,13 @@ public final class HTTPPostRepository: PostRepository {
         loader: any HTTPLoading,
         pageCache: any DataCaching,
         now: @escaping @Sendable () -> Date = { Date() },
-        logger: Logger = Logger(label: "postfeed.repository")
+        logger: Logger = Logger(label: "postfeed.repository"),
+        telemetry: FeedTelemetry = .system
     ) throws(RepositoryError) {
         try self.init(
             backend: backend, pageSize: pageSize,
-            loader: CachedHTTPLoader(http: loader, now: now, logger: logger), pageCache: pageCache, logger: logger)
+            loader: CachedHTTPLoader(http: loader, now: now, logger: logger, telemetry: telemetry), pageCache: pageCache,
+            logger: logger)
     }
 
     /// Makes a repository loading through `loader`, which a ``FeedClient`` shares with its
@@ -141,9 +145,34 @@ public final class HTTPPostRepository: PostRepository {
     /// the next page starts and which posts it holds. A cached body this description can no
     /// longer decode is dropped and fetched again, except under ``PageCachePolicy/cacheOnly``.
     /// - Throws: as ``PostRepository/page(_:cachePolicy:priority:)``.
+    ///
+    /// Each call is one `postfeed.page.load` span and one `postfeed_loads_total` (see
+    /// ``FeedTelemetry``).
     public func page(_ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority)
         async throws(RepositoryError) -> Page
     {
+        let telemetry = loader.telemetry
+        let started = telemetry.metrics.now()
+        let span = telemetry.startSpan(.page)
+        let recorder = LoadRecorder()
+        do {
+            let page = try await loadPage(
+                key, cachePolicy: cachePolicy, priority: priority, context: span?.context, recorder: recorder)
+            let trail = recorder.trail
+            telemetry.metrics.answered(.page, by: trail.layer ?? .network, started: started)
+            telemetry.end(span, kind: .page, trail: trail)
+            return page
+        } catch {
+            // A cancelled load (a prefetch stopped at exit) is no failure of the origin's.
+            if error.code != .cancelled { telemetry.metrics.failed(.page, started: started) }
+            telemetry.end(span, kind: .page, trail: recorder.trail, error: error)
+            throw error
+        }
+    }
+
+    private func loadPage(
+        _ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority, context: ServiceContext?, recorder: LoadRecorder
+    ) async throws(RepositoryError) -> Page {
         let url = try backend.pageURL(for: key, pageSize: pageSize)
         if loader.effective(cachePolicy) != .reload, let known = memory.withLock({ $0.pastTheEnd[key] }) { throw known }
         let cacheKey = backend.cacheKey(url.absoluteString)
@@ -159,7 +188,7 @@ public final class HTTPPostRepository: PostRepository {
         }
         let result = try await load(
             url, cacheKey: cacheKey, policy: cachePolicy, priority: priority, subject: subject, page: key,
-            keptHeaders: keptHeaders, attributes: attributes, validate: validate)
+            keptHeaders: keptHeaders, attributes: attributes, context: context, recorder: recorder, validate: validate)
         switch result {
         case .cached(let entry, let stale):
             let cachedStart = entry.metadata.attributes[Attribute.startIndex].flatMap { Int($0) }
@@ -175,7 +204,7 @@ public final class HTTPPostRepository: PostRepository {
                 store.remove(forKey: cacheKey)
                 guard loader.effective(cachePolicy) != .cacheOnly else { throw error }
                 logger.debug("dropped an undecodable cached page", metadata: ["url": "\(URLUserInfo.removed(from: url.absoluteString))", "error": "\(error)"])
-                return try await page(key, cachePolicy: .reload, priority: priority)
+                return try await loadPage(key, cachePolicy: .reload, priority: priority, context: context, recorder: recorder)
             }
         case .network(let body, let headers, let value):
             if let page = value as? Page { return page }

@@ -58,7 +58,7 @@ struct BackendOptions: ParsableArguments {
     @Flag(name: .customLong("offline"), help: "Use only what the caches hold; never touch the network.")
     var offline = false
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log each request with its timings, retries, and fallbacks to cached copies to stderr.")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log each request with its timings, retries, and fallbacks to cached copies to stderr, and a summary of the cache counters at exit.")
     var verbose = false
 
     func validate() throws {

@@ -19,19 +19,23 @@ struct Session {
         _ body: (FeedClient) async throws -> T
     ) async throws -> T {
         LoggingBootstrap.configure(verbose: options.verbose)
-        let session = try await open(options, configure: configure)
+        // --verbose: the library's counters added up in process, one summary line at exit.
+        let summary = options.verbose ? RunSummaryMetrics() : nil
+        let session = try await open(options, metrics: summary, configure: configure)
         do {
             let result = try await body(session.client)
             await session.close()
+            summary.map { Terminal.note("postfeed: \($0.summary())") }
             return result
         } catch {
             await session.close()
+            summary.map { Terminal.note("postfeed: \($0.summary())") }
             throw error
         }
     }
 
     private static func open(
-        _ options: BackendOptions, configure: (inout FeedClient.Configuration) -> Void
+        _ options: BackendOptions, metrics: RunSummaryMetrics?, configure: (inout FeedClient.Configuration) -> Void
     ) async throws -> Session {
         var server: DetachedFixtureServer?
         // --base-url wins; a --backend file names its own server (its `baseURL`).
@@ -84,6 +88,7 @@ struct Session {
             if !options.offline {
                 Logger(label: "postfeed").debug("\(configuration.http.proxy.summary)")
             }
+            if let metrics { configuration.telemetry.metricsFactory = metrics }
             configure(&configuration)
             let client = try FeedClient(configuration)
             return Session(client: client, fixtureServer: server)

@@ -128,6 +128,8 @@ final class PageCacheStore: ResponseCache {
         cache.removeEntry(forKey: key)
     }
 
+    func recordedTotalBytes() -> Int? { (cache as? DiskCache)?.recordedTotalBytes() }
+
     /// Kills every entry of this backend (new generation), then deletes the indexed ones.
     func invalidate() {
         writeGeneration(UUID().uuidString)
