@@ -30,7 +30,8 @@ public final class FeedClient: Sendable {
         public var pageSize: Int
         /// Where the image cache, page cache and list state live.
         public var cacheLocation: CacheLocation
-        /// The one HTTP engine's limits, timeouts and retries.
+        /// The one HTTP engine's limits, timeouts and retries. By default its per-host cap is
+        /// ``FeedClient/connectionsPerHost(pageSize:)``, not the engine's 16.
         public var http: HTTPClient.Configuration
         /// The image disk layer (`<root>/ImageCache`). Default size limit 256 MiB.
         public var imageCache: DiskCache.Configuration
@@ -41,7 +42,7 @@ public final class FeedClient: Sendable {
         public var thumbnailCache: DiskCache.Configuration
         /// The image memory layer and cache keys.
         public var images: ImagePipeline.Configuration
-        /// Infinite scroll: prefetch threshold, window, ordering.
+        /// Infinite scroll: prefetch threshold, window, unseen only.
         public var infinite: InfiniteFeed.Configuration
         /// Numbered pages: neighbour and image prefetching.
         public var paged: PagedFeed.Configuration
@@ -55,13 +56,14 @@ public final class FeedClient: Sendable {
         /// `MetricsSystem` and `InstrumentationSystem`, read when the client is built.
         public var telemetry: FeedTelemetry
 
-        /// Defaults: 20 posts per page, a 64 MiB page cache, online; every other part with
-        /// its own configuration's defaults.
+        /// Defaults: 20 posts per page, a 64 MiB page cache, online, `http` with
+        /// ``FeedClient/connectionsPerHost(pageSize:)`` connections per host; every other part with its
+        /// own configuration's defaults.
         public init(
             backend: BackendDescription,
             pageSize: Int = 20,
             cacheLocation: CacheLocation,
-            http: HTTPClient.Configuration = HTTPClient.Configuration(),
+            http: HTTPClient.Configuration? = nil,
             imageCache: DiskCache.Configuration = FeedStorage.defaultImageCache,
             pageCache: DiskCache.Configuration = FeedStorage.defaultPageCache,
             thumbnailCache: DiskCache.Configuration = FeedStorage.defaultThumbnailCache,
@@ -75,7 +77,7 @@ public final class FeedClient: Sendable {
             self.backend = backend
             self.pageSize = pageSize
             self.cacheLocation = cacheLocation
-            self.http = http
+            self.http = http ?? HTTPClient.Configuration(maximumConnectionsPerHost: FeedClient.connectionsPerHost(pageSize: pageSize))
             self.imageCache = imageCache
             self.pageCache = pageCache
             self.thumbnailCache = thumbnailCache
@@ -86,6 +88,17 @@ public final class FeedClient: Sendable {
             self.sharedCache = sharedCache
             self.telemetry = telemetry
         }
+    }
+
+    /// The default per-host connection cap for `pageSize`: a page's images, the page
+    /// itself, the next page's prefetch and its first 10 images in one round
+    /// (`pageSize + 12`), at least the engine's 16 and at most 64.
+    ///
+    /// With the engine's 16 over HTTP/1.1 a 20-post page's 19 images and the next page
+    /// went out in two rounds, so a cold `page 1` took three round trips instead of two
+    /// (`BENCHMARKS.md`, issue 16). Over HTTP/2 the cap bounds streams on one connection.
+    public static func connectionsPerHost(pageSize: Int) -> Int {
+        min(64, max(16, pageSize.addingReportingOverflow(12).partialValue))
     }
 
     /// The configuration this client was built with.

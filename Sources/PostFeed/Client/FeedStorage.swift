@@ -10,10 +10,16 @@ import PostFeedCache
 /// print(storage.pageCache.statistics().sizeLimit)   // 64 MiB, as the client uses
 /// ```
 public struct FeedStorage: Sendable {
-    /// The image disk layer's default settings (size limit 256 MiB).
-    public static let defaultImageCache = DiskCache.Configuration()
-    /// The page disk layer's default settings (size limit 64 MiB).
-    public static let defaultPageCache = DiskCache.Configuration(sizeLimit: 64 << 20)
+    /// The image disk layer's default settings (size limit 256 MiB, writes not `fsync`ed:
+    /// an image lost or torn by a power cut fails its checksum and is fetched again, and
+    /// 19 synced writes in a row cost a cold page tens of milliseconds; see
+    /// ``DiskCache/Configuration/synchronizesWrites``).
+    public static let defaultImageCache = DiskCache.Configuration(synchronizesWrites: false)
+    /// The page disk layer's default settings (size limit 64 MiB, writes not `fsync`ed, as
+    /// for images: a page lost or torn by a power cut is fetched again, and its synced
+    /// write held back the requests for its images). The reader's place (list state) is
+    /// written and synced on its own.
+    public static let defaultPageCache = DiskCache.Configuration(sizeLimit: 64 << 20, synchronizesWrites: false)
     /// The thumbnail disk layer's default settings (size limit 32 MiB).
     public static let defaultThumbnailCache = DiskCache.Configuration(sizeLimit: 32 << 20)
 

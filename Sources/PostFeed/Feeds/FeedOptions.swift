@@ -1,10 +1,10 @@
 import Foundation
 
-/// How a feed orders the posts of each page it loads.
+/// An order of the feed's posts.
 public enum FeedOrdering: String, Sendable, Hashable, Codable, CaseIterable {
-    /// As the backend sent them.
+    /// As the backend lists them.
     case backend
-    /// Most popular first, within each page (posts already on screen never move).
+    /// Most popular first across the whole feed: ``FeedClient/popularityOrder(progress:)``.
     case popularity
 }
 

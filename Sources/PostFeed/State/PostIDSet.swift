@@ -77,6 +77,27 @@ public struct PostIDSet: Sendable, Hashable, ExpressibleByArrayLiteral, CustomSt
         ranges = Self.normalized(ranges + added)
     }
 
+    /// Removes `id`, splitting the range that holds it.
+    public mutating func remove(_ id: Int) {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound < id {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        guard low < ranges.count, ranges[low].contains(id) else { return }
+        let range = ranges[low]
+        // `id - 1` and `id + 1` stay in bounds: `id` is strictly inside the range's side kept.
+        var pieces: [ClosedRange<Int>] = []
+        if range.lowerBound < id { pieces.append(range.lowerBound...(id - 1)) }
+        if id < range.upperBound { pieces.append((id + 1)...range.upperBound) }
+        ranges.replaceSubrange(low...low, with: pieces)
+    }
+
     /// Adds every id of `other`.
     public mutating func formUnion(_ other: PostIDSet) {
         ranges = Self.normalized(ranges + other.ranges)

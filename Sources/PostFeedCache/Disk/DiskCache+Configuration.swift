@@ -32,6 +32,12 @@ extension DiskCache {
         /// After the disk refused a write, how long writes are skipped before one is tried
         /// again. Default 60 s.
         public var writeRetryInterval: Duration
+        /// `fsync` each entry before renaming it into place. Default on. Off, a write costs
+        /// no disk flush (0.5–20 ms each on this project's machine, one at a time on the
+        /// cache's write queue); a power cut may then lose recent entries or leave them
+        /// torn, which reads detect by the footer's CRC-32C and treat as missing. For caches
+        /// whose entries can be fetched again, such as images.
+        public var synchronizesWrites: Bool
         /// The current time. Every time the cache stores or compares — `expiresAt`
         /// defaults, last-use times, grace periods, staleness — comes from here.
         public var now: @Sendable () -> Date
@@ -49,6 +55,7 @@ extension DiskCache {
             accessTimeResolution: Duration = .seconds(60),
             staleTemporaryFileAge: Duration = .seconds(600),
             writeRetryInterval: Duration = .seconds(60),
+            synchronizesWrites: Bool = true,
             now: @escaping @Sendable () -> Date = { Date() },
             warningHandler: @escaping @Sendable (DiskCacheError) -> Void = DiskCache.printWarning
         ) {
@@ -59,6 +66,7 @@ extension DiskCache {
             self.accessTimeResolution = accessTimeResolution
             self.staleTemporaryFileAge = staleTemporaryFileAge
             self.writeRetryInterval = writeRetryInterval
+            self.synchronizesWrites = synchronizesWrites
             self.now = now
             self.warningHandler = warningHandler
         }

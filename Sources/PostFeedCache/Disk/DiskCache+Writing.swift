@@ -173,7 +173,7 @@ extension DiskCache {
         do throws(SystemCallError) {
             try file.write(trailer, at: bodyLength)
             try file.setModificationTime(configuration.now())
-            try file.synchronize()
+            if configuration.synchronizesWrites { try file.synchronize() }
             try FileSystem.makeDirectory(layout.folder(forName: name))
         } catch {
             throw DiskCacheError(error, key: key, path: layout.entryPath(forName: name))
@@ -191,7 +191,7 @@ extension DiskCache {
         let now = configuration.now()
         do throws(SystemCallError) {
             try FileSystem.makeDirectory(layout.folder(forName: name))
-            try AtomicFile.writeSynced(at: temporaryPath) { file throws(SystemCallError) in
+            try AtomicFile.writeSynced(at: temporaryPath, synchronizing: configuration.synchronizesWrites) { file throws(SystemCallError) in
                 try fill(file)
                 try file.setModificationTime(now)
             }

@@ -89,16 +89,16 @@ public struct AtomicFile: Sendable {
     // MARK: Steps the disk cache shares
 
     /// The first half of an atomic write: creates `temporaryPath` (which must not exist),
-    /// lets `fill` write it, then `fsync`s and closes it. The caller renames it into place
+    /// lets `fill` write it, then `fsync`s (unless `synchronizing` is off) and closes it. The caller renames it into place
     /// (``write(_:temporaryPath:syncingFolder:)`` at once; the disk cache under its lock,
     /// after checking the entry). The file is removed on failure.
     static func writeSynced(
-        at temporaryPath: String, _ fill: (SystemFile) throws(SystemCallError) -> Void
+        at temporaryPath: String, synchronizing: Bool = true, _ fill: (SystemFile) throws(SystemCallError) -> Void
     ) throws(SystemCallError) {
         do throws(SystemCallError) {
             let file = try SystemFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL)
             try fill(file)
-            try file.synchronize()
+            if synchronizing { try file.synchronize() }
             try file.close()
         } catch {
             FileSystem.remove(temporaryPath)

@@ -19,10 +19,7 @@ struct PopularityListing {
     let imageWait: Duration
 
     /// One post of the order: the post and its 0-based position in the backend's list.
-    struct Ranked: Sendable {
-        let post: Post
-        let position: Int
-    }
+    typealias Ranked = FeedClient.PopularityOrder.Entry
 
     func run() async throws {
         var notices: [String] = []
@@ -31,9 +28,8 @@ struct PopularityListing {
             ? PopularityPlace(backendIdentity: client.backend.identity, shownPostIDs: [], savedAt: "")
             : PopularityPlace.load(from: folder, backendIdentity: client.backend.identity, notices: &notices)
         notices.forEach { Terminal.note("postfeed: \($0)") }
-        // The catalog starts from the top; posts seen in earlier runs stay known for --unseen.
-        let restarted = await client.restartInfinite()
-        restarted.notices.forEach { Terminal.note("postfeed: \($0)") }
+        // The catalog starts from the top (the library's popularity order restarts the
+        // infinite feed); posts seen in earlier runs stay known for --unseen.
         let (catalog, signal) = await Interruption.run { [client] in await Self.loadCatalog(client) }
         Terminal.endProgress()
         if let signal {
@@ -41,9 +37,12 @@ struct PopularityListing {
             throw ExitCode(Interruption.exitStatus(for: signal))
         }
         let ranked: [Ranked]
+        let restartNotices: [String]
         switch catalog {
         case .failure(let error): throw error
-        case .success(let loaded): ranked = loaded
+        case .success(let order):
+            ranked = order.entries
+            restartNotices = order.notices
         }
         let shown = Set(place.shownPostIDs)
         let remaining = ranked.filter { !shown.contains($0.post.id) }
@@ -58,7 +57,7 @@ struct PopularityListing {
             try JSONOutput.print(ListOutput(
                 mode: "infinite", order: "popularity", firstRank: firstRank, posts: lines, loaded: ranked.count,
                 totalCount: await client.infinite.totalCount, endReached: take.count == remaining.count,
-                stale: await client.infinite.isShowingStaleContent, notices: notices + restarted.notices))
+                stale: await client.infinite.isShowingStaleContent, notices: notices + restartNotices))
             place.shownPostIDs += take.map(\.post.id)
             if !take.isEmpty { try place.save(in: folder) }
         } else {
@@ -100,41 +99,23 @@ struct PopularityListing {
         }
     }
 
-    /// Loads every page of the feed (page cache first), then orders its posts. A failure
-    /// after the first page ends the catalog there (the order covers what loaded); a failure
-    /// before any post is the result.
-    static func loadCatalog(_ client: FeedClient) async -> Result<[Ranked], any Error> {
-        let feed = client.infinite
+    /// The library's popularity order of the whole feed (``FeedClient/popularityOrder(progress:)``),
+    /// with a progress line on a terminal. A failure after the first page ends the catalog
+    /// there (the order covers what loaded, and a note says so); a failure before any post
+    /// is the result.
+    static func loadCatalog(_ client: FeedClient) async -> Result<FeedClient.PopularityOrder, any Error> {
         do {
-            while await feed.hasMore {
-                let total = await feed.totalCount.map { " of \($0)" } ?? ""
-                Terminal.progress("loading the catalog for --sort popularity: \(await feed.count)\(total) posts…")
-                do {
-                    _ = try await feed.loadMore()
-                } catch {
-                    let loaded = await feed.count
-                    guard error.code != .cancelled, loaded > 0 else { throw error }
-                    Terminal.endProgress()
-                    Terminal.note("postfeed: the catalog stopped loading after post \(loaded): \(error); the order covers the posts loaded")
-                    break
-                }
+            let order = try await client.popularityOrder { loaded, total in
+                Terminal.progress("loading the catalog for --sort popularity: \(loaded)\(total.map { " of \($0)" } ?? "") posts…")
             }
-            let count = await feed.count
-            let posts = try await feed.posts(in: 0..<count)
-            let positions = await feed.listPositions(in: 0..<count)
-            let ranked = zip(posts, positions).map { Ranked(post: $0, position: $1) }
-            return .success(order(ranked))
+            order.notices.forEach { Terminal.note("postfeed: \($0)") }
+            if let error = order.stoppedEarly {
+                Terminal.endProgress()
+                Terminal.note("postfeed: the catalog stopped loading after post \(order.entries.count): \(error); the order covers the posts loaded")
+            }
+            return .success(order)
         } catch {
             return .failure(error)
-        }
-    }
-
-    /// Most popular first; equal popularity (and none, which counts as lowest) in the
-    /// backend's order.
-    static func order(_ posts: [Ranked]) -> [Ranked] {
-        posts.sorted { lhs, rhs in
-            let (l, r) = (lhs.post.popularity ?? -.infinity, rhs.post.popularity ?? -.infinity)
-            return l != r ? l > r : lhs.position < rhs.position
         }
     }
 }

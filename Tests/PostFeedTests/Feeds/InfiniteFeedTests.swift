@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import PostFeed
 import PostFeedHTTP
@@ -199,12 +200,26 @@ struct InfiniteFeedTests {
         }
     }
 
-    @Test("Ordering by popularity sorts each page, most popular first")
-    func popularityOrdering() async throws {
-        try await FeedTestSupport.withClient(configure: { $0.infinite.ordering = .popularity }) { client, _, _ in
-            try await client.infinite.loadMore()
-            let popularity = await client.infinite.posts.map { $0.popularity ?? 0 }
-            #expect(popularity == popularity.sorted(by: >))
+    @Test("The popularity order covers the whole feed, most popular first, ties in the backend's order; the feed keeps its order")
+    func popularityOrder() async throws {
+        try await FeedTestSupport.withClient(pageSize: 50) { client, _, _ in
+            let calls = Mutex<[Int]>([])
+            let order = try await client.popularityOrder { loaded, _ in calls.withLock { $0.append(loaded) } }
+            #expect(order.entries.count == 247)
+            #expect(order.stoppedEarly == nil)
+            #expect(Array(calls.withLock { $0 }.prefix(5)) == [0, 50, 100, 150, 200])
+            #expect(Set(order.entries.map(\.position)) == Set(0..<247))
+            for (first, second) in zip(order.entries, order.entries.dropFirst()) {
+                let (l, r) = (first.post.popularity ?? -.infinity, second.post.popularity ?? -.infinity)
+                #expect(l > r || (l == r && first.position < second.position))
+            }
+            // Across pages, not within each: the most popular post is not on page 1's top.
+            let feedIDs = await client.infinite.loadedPostIDs
+            #expect(feedIDs == Array(1...247), "the infinite feed itself stays in the backend's order")
+            let byPage = stride(from: 0, to: 247, by: 50).flatMap { start in
+                order.entries.filter { (start..<start + 50).contains($0.position) }
+            }
+            #expect(order.entries.map(\.post.id) != byPage.map(\.post.id), "a per-page order would group posts by page")
         }
     }
 }

@@ -1,12 +1,11 @@
 extension InfiniteFeed {
-    /// How the feed loads, orders, hides and keeps pages.
+    /// How the feed loads, hides and keeps pages (posts stay in the backend's order; the
+    /// whole feed by popularity is ``FeedClient/popularityOrder(progress:)``).
     public struct Configuration: Sendable {
         /// Load more when the visible index is this close to the end. Default 5.
         public var prefetchThreshold: Int
         /// Pages whose posts stay in memory; `nil` keeps all.
         public var maximumResidentPages: Int?
-        /// How the posts of each new page are ordered; posts already loaded never move.
-        public var ordering: FeedOrdering
         /// Hide posts shown in an earlier run (``hiddenPostIDs``); this run's stay.
         public var unseenOnly: Bool
         /// Images of the next posts to prefetch after each load. Default 10; 0 disables.
@@ -16,12 +15,11 @@ extension InfiniteFeed {
 
         /// Negative counts become 0, and a window of fewer than 1 page becomes 1.
         public init(
-            prefetchThreshold: Int = 5, maximumResidentPages: Int? = nil, ordering: FeedOrdering = .backend,
-            unseenOnly: Bool = false, imagePrefetchCount: Int = 10, prefetchNextPage: Bool = true
+            prefetchThreshold: Int = 5, maximumResidentPages: Int? = nil, unseenOnly: Bool = false,
+            imagePrefetchCount: Int = 10, prefetchNextPage: Bool = true
         ) {
             self.prefetchThreshold = max(0, prefetchThreshold)
             self.maximumResidentPages = maximumResidentPages.map { max(1, $0) }
-            self.ordering = ordering
             self.unseenOnly = unseenOnly
             self.imagePrefetchCount = max(0, imagePrefetchCount)
             self.prefetchNextPage = prefetchNextPage

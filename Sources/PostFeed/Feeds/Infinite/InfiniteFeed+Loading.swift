@@ -26,7 +26,7 @@ extension InfiniteFeed {
         await repository.invalidateCachedPages()
         generation += 1
         segments = []
-        knownIDs = []
+        knownIDs = KnownPostIDs()
         nextKey = first.nextKey
         totalCount = first.totalCount ?? totalCount
         staleReason = first.staleReason

@@ -2,32 +2,62 @@ import Foundation
 import Logging
 
 extension InfiniteFeed {
-    /// One loaded page: its key and post ids always, its posts while resident.
+    /// One loaded page: its key and post ids always (packed, about a byte an id), its posts
+    /// while resident.
     public struct Segment: Sendable, Equatable {
         /// The page's key, to read its posts again from the page cache.
         public var key: PageKey
+        private var shown: PackedPostIDs
+        /// `nil` while the page hides none of its posts (the usual case): the same as ``shown``.
+        private var listed: PackedPostIDs?
+        var posts: [Post]?
+
         /// The ids of the posts the feed shows from this page, in the feed's order.
-        public var postIDs: [Int]
+        public var postIDs: [Int] {
+            get { shown.ids }
+            set { shown = PackedPostIDs(newValue) }
+        }
+
         /// The ids of the page's posts as the backend listed them, less duplicates of
         /// earlier pages: ``postIDs`` plus the posts hidden by
         /// ``Configuration/unseenOnly``, in the backend's order. List state saves these,
         /// so post numbers stay the backend's positions.
-        public var listedPostIDs: [Int]
-        var posts: [Post]?
+        public var listedPostIDs: [Int] {
+            get { listed?.ids ?? shown.ids }
+            set { listed = newValue == shown.ids ? nil : PackedPostIDs(newValue) }
+        }
+
         /// Whether the page's posts are in memory (see ``Configuration/maximumResidentPages``).
         public var isResident: Bool { posts != nil }
+        /// Number of posts the feed shows from this page.
+        var shownCount: Int { shown.count }
+        /// Number of posts the backend listed on this page (shown and hidden).
+        var listedCount: Int { listed?.count ?? shown.count }
+        /// Bytes the packed ids take (for tests of the feed's memory).
+        var idByteCount: Int { shown.byteCount + (listed?.byteCount ?? 0) }
+        /// Whether every listed post is shown (``listedPostIDs`` equals ``postIDs``).
+        var hidesNone: Bool { listed == nil }
+
+        /// The offset among ``postIDs`` of `id`, if the page shows it.
+        func offset(ofPostID id: Int) -> Int? { shown.firstIndex(of: id) }
 
         /// A page whose posts are all shown, in the backend's order.
         public init(key: PageKey, postIDs: [Int]) {
-            self.init(key: key, postIDs: postIDs, listedPostIDs: postIDs)
+            self.key = key
+            self.shown = PackedPostIDs(postIDs)
+            self.listed = nil
+            self.posts = nil
         }
 
         /// A page showing `postIDs` of the `listedPostIDs` the backend listed.
         public init(key: PageKey, postIDs: [Int], listedPostIDs: [Int]) {
-            self.key = key
-            self.postIDs = postIDs
+            self.init(key: key, postIDs: postIDs)
             self.listedPostIDs = listedPostIDs
-            self.posts = nil
+        }
+
+        /// Equal when key, ids and residency match.
+        public static func == (lhs: Segment, rhs: Segment) -> Bool {
+            lhs.key == rhs.key && lhs.shown == rhs.shown && lhs.listedPostIDs == rhs.listedPostIDs && lhs.posts == rhs.posts
         }
     }
 
@@ -43,12 +73,6 @@ extension InfiniteFeed {
         }
         let listed = fresh.map(\.id)
         if configuration.unseenOnly { fresh.removeAll { hiddenPostIDs.contains($0.id) } }
-        if configuration.ordering == .popularity {
-            fresh = fresh.enumerated().sorted { lhs, rhs in
-                let (l, r) = (lhs.element.popularity ?? 0, rhs.element.popularity ?? 0)
-                return l != r ? l > r : lhs.offset < rhs.offset
-            }.map(\.element)
-        }
         // A page whose posts are all hidden is kept, empty, so the pages stay 1, 2, 3, … and
         // the hidden posts keep their positions.
         var segment = Segment(key: page.key, postIDs: fresh.map(\.id), listedPostIDs: listed)

@@ -22,7 +22,11 @@ extension InfiniteFeed {
     /// The loaded pages (keys and ids, no posts), the next key and the total, for list state.
     public func snapshot() -> Snapshot {
         Snapshot(
-            segments: segments.map { Segment(key: $0.key, postIDs: $0.postIDs, listedPostIDs: $0.listedPostIDs) },
+            segments: segments.map {
+                var segment = $0
+                segment.posts = nil
+                return segment
+            },
             nextKey: nextKey, totalCount: totalCount)
     }
 
@@ -30,8 +34,13 @@ extension InfiniteFeed {
     /// ``posts(in:)`` (page cache first).
     public func restore(_ snapshot: Snapshot, hiddenPostIDs: PostIDSet = PostIDSet()) {
         generation += 1
-        segments = snapshot.segments.map { Segment(key: $0.key, postIDs: $0.postIDs, listedPostIDs: $0.listedPostIDs) }
-        knownIDs = Set(segments.flatMap(\.listedPostIDs))
+        segments = snapshot.segments.map {
+            var segment = $0
+            segment.posts = nil
+            return segment
+        }
+        knownIDs = KnownPostIDs()
+        for segment in segments { knownIDs.formUnion(segment.listedPostIDs) }
         nextKey = snapshot.nextKey
         totalCount = snapshot.totalCount
         self.hiddenPostIDs = hiddenPostIDs

@@ -20,9 +20,10 @@ extension InfiniteFeed {
         // Keep the ids recorded when the page was first loaded, in their order; posts deleted
         // upstream since then leave the list (the reader's anchor moves to a neighbour).
         let byID = Dictionary(page.posts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let surviving = segments[position].postIDs.compactMap { byID[$0] }
-        if surviving.count < segments[position].postIDs.count {
-            knownIDs.subtract(segments[position].postIDs.filter { byID[$0] == nil })
+        let ids = segments[position].postIDs
+        let surviving = ids.compactMap { byID[$0] }
+        if surviving.count < ids.count {
+            knownIDs.subtract(ids.filter { byID[$0] == nil })
             segments[position].postIDs = surviving.map(\.id)
         }
         segments[position].listedPostIDs.removeAll { byID[$0] == nil }

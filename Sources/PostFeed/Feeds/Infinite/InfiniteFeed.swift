@@ -22,12 +22,12 @@ public actor InfiniteFeed {
     /// Where pages come from, read through its page cache.
     public nonisolated let repository: any PostRepository
     let images: ImagePipeline?
-    /// How the feed loads, orders, hides and keeps pages; fixed at creation.
+    /// How the feed loads, hides and keeps pages; fixed at creation.
     public nonisolated let configuration: Configuration
     let logger: Logger
 
     var segments: [Segment] = []
-    var knownIDs: Set<Int> = []
+    var knownIDs = KnownPostIDs()
     /// `nil` = end reached.
     var nextKey: PageKey?
     /// Posts in the whole list, as the backend last said; `nil` when it never did.
@@ -77,7 +77,7 @@ public actor InfiniteFeed {
     // MARK: Reading
 
     /// Posts loaded so far (resident or not).
-    public var count: Int { segments.reduce(0) { $0 + $1.postIDs.count } }
+    public var count: Int { segments.reduce(0) { $0 + $1.shownCount } }
     /// Whether pages follow the last one loaded.
     public var hasMore: Bool { nextKey != nil }
     /// Whether a load of the next page is in flight.
@@ -135,17 +135,21 @@ public actor InfiniteFeed {
         var listed = 0
         for segment in segments {
             defer {
-                index += segment.postIDs.count
-                listed += segment.listedPostIDs.count
+                index += segment.shownCount
+                listed += segment.listedCount
             }
-            let (lower, upper) = (max(range.lowerBound, index), min(range.upperBound, index + segment.postIDs.count))
+            let (lower, upper) = (max(range.lowerBound, index), min(range.upperBound, index + segment.shownCount))
             guard lower < upper else { continue }
-            // Hidden posts only sit between shown ones when the two lists differ.
-            let offsets: [Int: Int] = segment.listedPostIDs == segment.postIDs
-                ? [:] : Dictionary(segment.listedPostIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            guard !segment.hidesNone else {
+                positions += (lower..<upper).map { listed + $0 - index }
+                continue
+            }
+            // Hidden posts sit between shown ones: look each shown id up among the listed.
+            let offsets = Dictionary(segment.listedPostIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            let shown = segment.postIDs
             for position in lower..<upper {
                 let offset = position - index
-                positions.append(listed + (offsets[segment.postIDs[offset]] ?? offset))
+                positions.append(listed + (offsets[shown[offset]] ?? offset))
             }
         }
         return positions
@@ -155,8 +159,8 @@ public actor InfiniteFeed {
     public func index(ofPostID id: Int) -> Int? {
         var base = 0
         for segment in segments {
-            if let offset = segment.postIDs.firstIndex(of: id) { return base + offset }
-            base += segment.postIDs.count
+            if let offset = segment.offset(ofPostID: id) { return base + offset }
+            base += segment.shownCount
         }
         return nil
     }
@@ -165,8 +169,8 @@ public actor InfiniteFeed {
         guard index >= 0 else { return nil }
         var base = 0
         for (position, segment) in segments.enumerated() {
-            if index < base + segment.postIDs.count { return (position, index - base) }
-            base += segment.postIDs.count
+            if index < base + segment.shownCount { return (position, index - base) }
+            base += segment.shownCount
         }
         return nil
     }

@@ -1,0 +1,70 @@
+import Foundation
+
+extension FeedClient {
+    /// The whole feed ordered by popularity (see ``popularityOrder(progress:)``).
+    public struct PopularityOrder: Sendable {
+        /// One post of the order.
+        public struct Entry: Sendable, Equatable {
+            /// The post.
+            public let post: Post
+            /// Its 0-based position in the backend's list (post numbers are this plus one;
+            /// posts hidden by ``InfiniteFeed/Configuration/unseenOnly`` keep theirs).
+            public let position: Int
+
+            /// `post` at 0-based `position` of the backend's list.
+            public init(post: Post, position: Int) {
+                self.post = post
+                self.position = position
+            }
+        }
+
+        /// Most popular first; equal popularity, and none (which counts lowest), in the
+        /// backend's order.
+        public var entries: [Entry]
+        /// Why the catalog stopped loading before the end, when a page after the first
+        /// failed: the order covers the posts loaded until then. `nil` when it is whole.
+        public var stoppedEarly: RepositoryError?
+        /// Notices from reading the saved state (posts shown in earlier runs), one line each.
+        public var notices: [String]
+
+        /// Sorts `entries` most popular first, ties in the backend's order.
+        public static func ordered(_ entries: [Entry]) -> [Entry] {
+            entries.sorted { lhs, rhs in
+                let (l, r) = (lhs.post.popularity ?? -.infinity, rhs.post.popularity ?? -.infinity)
+                return l != r ? l > r : lhs.position < rhs.position
+            }
+        }
+    }
+
+    /// The whole feed, most popular first — the library's one meaning of "popularity".
+    ///
+    /// The infinite feed starts over from the top (``restartInfinite()``: the saved place
+    /// stays on disk, posts shown in earlier runs stay known for
+    /// ``InfiniteFeed/Configuration/unseenOnly``), then every page is loaded, page cache
+    /// first, calling `progress` with the posts loaded so far and the total when the
+    /// backend says it, before each page. A failure on the first page is thrown; a later
+    /// one ends the catalog there (``PopularityOrder/stoppedEarly``). Cancelling the task
+    /// throws a `.cancelled` error.
+    public func popularityOrder(
+        progress: @Sendable (_ loaded: Int, _ total: Int?) -> Void = { _, _ in }
+    ) async throws(RepositoryError) -> PopularityOrder {
+        let restarted = await restartInfinite()
+        let feed = infinite
+        var stoppedEarly: RepositoryError?
+        while await feed.hasMore {
+            progress(await feed.count, await feed.totalCount)
+            do {
+                _ = try await feed.loadMore()
+            } catch {
+                guard error.code != .cancelled, await feed.count > 0 else { throw error }
+                stoppedEarly = error
+                break
+            }
+        }
+        let count = await feed.count
+        let posts = try await feed.posts(in: 0..<count)
+        let positions = await feed.listPositions(in: 0..<count)
+        let entries = zip(posts, positions).map { PopularityOrder.Entry(post: $0, position: $1) }
+        return PopularityOrder(entries: PopularityOrder.ordered(entries), stoppedEarly: stoppedEarly, notices: restarted.notices)
+    }
+}
