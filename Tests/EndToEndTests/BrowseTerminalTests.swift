@@ -266,8 +266,11 @@ struct BrowseTerminalTests {
             // When: grown to 200×50
             try pane.resize(columns: 200, rows: 50)
 
-            // Then: no block of blank rows where posts could be
-            let large = try await pane.waitForScreen { $0.count == 50 && $0[1] == String(repeating: "─", count: 200) }
+            // Then: no block of blank rows where posts could be (once the page the taller
+            // screen needs is loaded: the re-laid-out frame comes first, with 20 posts)
+            let large = try await pane.waitForScreen {
+                $0.count == 50 && $0[1] == String(repeating: "─", count: 200) && $0.first?.contains("posts 1–22") == true
+            }
             #expect(large.ok, "\(large.screen.joined(separator: "\n"))")
             #expect(Self.isHeader(large.screen.first), "\(large.screen.joined(separator: "\n"))")
             let body = large.screen[2..<47]
