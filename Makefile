@@ -60,6 +60,13 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 
+# Closures Swift 6.3.1 merged (a closure literal inside #expect/#require in a closure-bodied
+# test runs another closure's body; README, Tests): lists them, exits 1 when there are any.
+.PHONY: check-closures
+check-closures: test-deps
+	$(SWIFT) build --build-tests
+	bash scripts/check-closure-collisions.sh
+
 # Everything in the Benchmarks/ package: the engine against curl, URLSession,
 # AsyncHTTPClient and bare libcurl (postfeed-bench-fetch), the cache and list benchmarks
 # (postfeed-bench cache / list, timing the release `postfeed`), then the micro benchmarks
