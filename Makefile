@@ -69,6 +69,13 @@ lint-tests:
 	fi
 	python3 scripts/check-test-macros.py
 
+# Closures Swift 6.3.1 merged (a closure literal inside #expect/#require in a closure-bodied
+# test runs another closure's body; README, Tests): lists them, exits 1 when there are any.
+.PHONY: check-closures
+check-closures: test-deps
+	$(SWIFT) build --build-tests
+	bash scripts/check-closure-collisions.sh
+
 # Everything in the Benchmarks/ package: the engine against curl, URLSession,
 # AsyncHTTPClient and bare libcurl (postfeed-bench-fetch), the cache and list benchmarks
 # (postfeed-bench cache / list, timing the release `postfeed`), then the micro benchmarks
@@ -116,7 +123,7 @@ fuzz: deps
 # the executions of each target are printed. `make test` stays without fuzzing, which
 # adds 7 minutes or more (a sanitizer build of its own, then 10 × 30 s).
 .PHONY: test-ci
-test-ci: lint-tests test
+test-ci: lint-tests test check-closures
 	@seconds=$(FUZZ_SECONDS); [ "$$seconds" -ge 30 ] 2>/dev/null || seconds=30; \
 		echo "make: fuzzing every parser for $$seconds s each"; \
 		FUZZ_SECONDS=$$seconds SWIFT=$(SWIFT) bash Fuzz/run.sh

@@ -127,4 +127,28 @@ struct BrowseLayoutTests {
         #expect(lines.count == 2)
         #expect(lines.first?.hasPrefix("PostFeed") == true)
     }
+
+    @Test("entry rows are where the frame's lines put each shown entry's first line (the thumbnails' rows)")
+    func entryRowsMatchTheLines() {
+        // Entries of 2, 3 and 1 lines, then one of 4 that does not fit in the 10 - 5 rows left.
+        let entries = [["a1", "a2"], ["b1", "b2", "b3"], ["c1"], ["d1", "d2", "d3", "d4"]]
+        let frame = BrowseFrame(header: "H", entries: entries, highlighted: nil, hints: "h", status: "s")
+        let rows = 10
+        let lines = BrowseLayout.lines(frame, rows: rows, columns: 20)
+
+        let starts = BrowseLayout.entryRows(entries, rows: rows)
+
+        #expect(starts == [3, 5], "\(starts)")
+        #expect(BrowseLayout.entriesThatFit(entries, rows: rows) == 2)
+        let drawn = starts.map { lines[$0 - 1] }
+        #expect(drawn == ["a1", "b1"], "\(lines)")
+        #expect(!lines.contains("c1"), "an entry after one that does not fit is not shown: \(lines)")
+        // A taller screen shows all four, each where its row says.
+        let tall = BrowseLayout.lines(frame, rows: 15, columns: 20)
+        let tallStarts = BrowseLayout.entryRows(entries, rows: 15)
+        #expect(tallStarts == [3, 5, 8, 9])
+        #expect(tallStarts.map { tall[$0 - 1] } == ["a1", "b1", "c1", "d1"])
+        // Below the 5 fixed lines, no entry is shown.
+        #expect(BrowseLayout.entryRows(entries, rows: 4).isEmpty)
+    }
 }

@@ -110,6 +110,14 @@ final class TmuxPane {
 
     /// Waits until the screen (with `escapes`, its attributes too) satisfies `predicate`; the
     /// last screen either way.
+    ///
+    /// Never write the predicate inside `#expect(…)` or `#require(…)` (`#expect(try await
+    /// pane.waitForScreen { … }.ok)`), nor any closure literal inside those macros in a test whose
+    /// body is a closure (`withFixtureServer { server in … }`): Swift 6.3.1 gives such a closure
+    /// the same discriminator as a later closure literal outside the macro, emits only one of the
+    /// two bodies, and calls it for both — the later `waitForScreen` then silently runs the
+    /// earlier predicate (ok false on a screen its own predicate accepts, or ok true on a screen
+    /// it rejects). Bind the result first, or use ``requireScreen(timeout:escapes:_:)``.
     @discardableResult
     func waitForScreen(
         timeout: Duration = .seconds(20), escapes: Bool = false, _ predicate: ([String]) -> Bool
@@ -123,6 +131,21 @@ final class TmuxPane {
             try await Task.sleep(for: .milliseconds(50))
         }
         return (false, last)
+    }
+
+    /// Waits like ``waitForScreen(timeout:escapes:_:)`` and returns the screen satisfying
+    /// `predicate`; throws with the last screen when it never did (the test stops there).
+    @discardableResult
+    func requireScreen(
+        timeout: Duration = .seconds(20), escapes: Bool = false, _ predicate: ([String]) -> Bool
+    ) async throws -> [String] {
+        let result = try await waitForScreen(timeout: timeout, escapes: escapes, predicate)
+        guard result.ok else {
+            throw EndToEndError(
+                "the screen never became the one awaited within \(timeout); the last one:\n"
+                    + result.screen.joined(separator: "\n"))
+        }
+        return result.screen
     }
 
     /// Waits until `name` exists in the pane's directory and returns its contents.
@@ -183,9 +206,11 @@ struct BrowseTerminalTests {
             try startBrowse(in: pane, sandbox: sandbox, server: server)
             let shown = try await pane.waitForScreen { Self.isListHeader($0.first) }
             #expect(shown.ok, "\(shown.screen.joined(separator: "\n"))")
-            #expect(!shown.screen.contains { $0.contains("EARLIER-OUTPUT") }, "the alternate screen hides the shell")
+            let showsTheShell = shown.screen.contains { $0.contains("EARLIER-OUTPUT") }
+            #expect(!showsTheShell, "the alternate screen hides the shell")
             let pidText = try await pane.waitForFile("browse.pid")
-            let pid = try #require(pidText.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+            let pidNumber = pidText.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            let pid = try #require(pidNumber)
 
             // When
             switch wayOut {
@@ -211,7 +236,8 @@ struct BrowseTerminalTests {
             // Then: the main screen is back, with the shell's earlier output and no frame
             let screen = try await pane.waitForScreen { $0.contains { $0.contains("EARLIER-OUTPUT") } }
             #expect(screen.ok, "\(screen.screen.joined(separator: "\n"))")
-            #expect(!screen.screen.contains { Self.isHeader($0) }, "\(screen.screen.joined(separator: "\n"))")
+            let showsAFrame = screen.screen.contains { Self.isHeader($0) }
+            #expect(!showsAFrame, "\(screen.screen.joined(separator: "\n"))")
             if wayOut != .error {
                 #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 0)
             }
@@ -240,12 +266,16 @@ struct BrowseTerminalTests {
             // When: grown to 200×50
             try pane.resize(columns: 200, rows: 50)
 
-            // Then: no block of blank rows where posts could be
-            let large = try await pane.waitForScreen { $0.count == 50 && $0[1] == String(repeating: "─", count: 200) }
+            // Then: no block of blank rows where posts could be (once the page the taller
+            // screen needs is loaded: the re-laid-out frame comes first, with 20 posts)
+            let large = try await pane.waitForScreen {
+                $0.count == 50 && $0[1] == String(repeating: "─", count: 200) && $0.first?.contains("posts 1–22") == true
+            }
             #expect(large.ok, "\(large.screen.joined(separator: "\n"))")
             #expect(Self.isHeader(large.screen.first), "\(large.screen.joined(separator: "\n"))")
             let body = large.screen[2..<47]
-            #expect(body.filter { $0.trimmingCharacters(in: .whitespaces).isEmpty }.count <= 1, "\(large.screen.joined(separator: "\n"))")
+            let blankRows = body.filter { $0.trimmingCharacters(in: .whitespaces).isEmpty }.count
+            #expect(blankRows <= 1, "\(large.screen.joined(separator: "\n"))")
             #expect(large.screen.first?.contains("posts 1–22") == true, "\(large.screen.joined(separator: "\n"))")
             try pane.type("q")
             _ = try await pane.waitForFile("stty-after")
@@ -259,9 +289,9 @@ struct BrowseTerminalTests {
             // Given
             let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
             try startBrowse(in: pane, sandbox: sandbox, server: server)
-            #expect(try await pane.waitForScreen { Self.isHeader($0.first) }.ok)
+            try await pane.requireScreen { Self.isHeader($0.first) }
 
-            #expect(try await pane.waitForScreen { Self.isListHeader($0.first) }.ok)
+            try await pane.requireScreen { Self.isListHeader($0.first) }
 
             // Then: the top post is in reverse video (once the frame is drawn whole: a capture
             // may land between the header and the rows), the next one is not
@@ -277,7 +307,7 @@ struct BrowseTerminalTests {
             #expect(help.ok, "\(help.screen.joined(separator: "\n"))")
             #expect(help.screen.first == "PostFeed · keys", "\(help.screen.joined(separator: "\n"))")
             try pane.type("x")
-            #expect(try await pane.waitForScreen { Self.isHeader($0.first) }.ok)
+            try await pane.requireScreen { Self.isHeader($0.first) }
 
             // When: a search, then n
             try pane.type("/sourdough", enter: true)

@@ -25,7 +25,8 @@ struct ShowImageTerminalTests {
 
     /// The rows above post `id`'s title line: the preview.
     private func previewRows(_ screen: [String], id: Int) throws -> [String] {
-        let title = try #require(screen.firstIndex { $0.hasPrefix("#\(id)  ") }, "\(screen.joined(separator: "\n"))")
+        let titleLine = screen.firstIndex { $0.hasPrefix("#\(id)  ") }
+        let title = try #require(titleLine, "\(screen.joined(separator: "\n"))")
         return Array(screen[..<title])
     }
 
@@ -44,7 +45,8 @@ struct ShowImageTerminalTests {
             #expect(rows42.count >= 10 && rows42.count <= 15, "\(rows42.count) rows:\n\(screen42.joined(separator: "\n"))")
             let drawn = rows42.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             #expect(drawn.count * 3 >= rows42.count * 2, "\(rows42.joined(separator: "\n"))")
-            #expect(rows42.allSatisfy { $0.count <= 80 })
+            let fitTheWidth = rows42.allSatisfy { $0.count <= 80 }
+            #expect(fitTheWidth)
 
             // When: another post's image; Then: other cells
             let screen1 = try await run("NO_COLOR=1 sh show.sh show 1 --images symbols", in: pane, status: "s1")
@@ -54,16 +56,19 @@ struct ShowImageTerminalTests {
             // With colour, the cells carry colour attributes
             _ = try await run("sh show.sh show 42 --images symbols", in: pane, status: "s42c")
             let coloured = try pane.screen(escapes: true)
-            let title = try #require(coloured.firstIndex { $0.contains("#42  ") })
+            let titleLine = coloured.firstIndex { $0.contains("#42  ") }
+            let title = try #require(titleLine)
             let colour = /\x1B\[[0-9;]*(38;|48;|3[0-7]m|4[0-7]m|9[0-7]m|10[0-7]m)/
-            #expect(coloured[..<title].contains { $0.contains(colour) }, "\(coloured.joined(separator: "\n"))")
+            let hasColour = coloured[..<title].contains { $0.contains(colour) }
+            #expect(hasColour, "\(coloured.joined(separator: "\n"))")
 
             // NO_COLOR: symbols written without a single escape sequence
             _ = try await run("NO_COLOR=1 sh show.sh show 42 --images symbols > mono.txt", in: pane, status: "smono")
             let mono = try String(contentsOf: sandbox.directory.appendingPathComponent("mono.txt"), encoding: .utf8)
             #expect(!mono.contains("\u{1B}") && mono.contains("#42  "))
             let monoRows = mono.components(separatedBy: "\n").prefix { !$0.hasPrefix("#42  ") }
-            #expect(monoRows.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+            let drawsSymbols = monoRows.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            #expect(drawsSymbols)
         }
     }
 

@@ -104,7 +104,10 @@ public struct RunningFixtureServer: Sendable {
             services: [.init(service: application, successTerminationBehavior: .gracefullyShutdownGroup)],
             logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = shutdownGracePeriod
-        groupConfiguration.maximumCancellationDuration = shutdownGracePeriod
+        // No cancellation deadline: ServiceLifecycle escalates a late cancellation to a
+        // fatalError, and on a loaded machine (the whole test target in parallel on 2 cores) a
+        // server that took over 2 s to finish cancelling trapped the entire test process.
+        groupConfiguration.maximumCancellationDuration = nil
         let services = ServiceGroup(configuration: groupConfiguration)
         // Cancelling the caller cancels the server directly; mute its shutdown noise then too.
         return try await withTaskCancellationHandler {

@@ -49,8 +49,7 @@ enum BrowseLayout {
         guard rows >= fixedLines else { return Array([header, bottom].prefix(rows)) }
         var body: [String] = []
         let area = rows - fixedLines
-        for (index, entry) in frame.entries.enumerated() {
-            guard body.count + entry.count <= area else { break }
+        for (index, entry) in frame.entries.prefix(entriesThatFit(frame.entries, rows: rows)).enumerated() {
             for line in entry {
                 let cut = DisplayWidth.cut(line, toColumns: columns)
                 body.append(index == frame.highlighted ? reverseVideo + DisplayWidth.fit(cut, toColumns: columns) + plain : cut)
@@ -58,6 +57,32 @@ enum BrowseLayout {
         }
         body += Array(repeating: "", count: area - body.count)
         return [header, rule] + body + [rule, DisplayWidth.cut(frame.hints, toColumns: columns), bottom]
+    }
+
+    /// The screen row (1-based) of the first entry's first line: under the header and its rule.
+    static let firstEntryRow = 3
+
+    /// How many of `entries`, from the first, ``lines(_:rows:columns:)`` shows whole on a
+    /// screen of `rows` rows (none below a 5-row screen).
+    static func entriesThatFit(_ entries: [[String]], rows: Int) -> Int {
+        guard rows >= fixedLines else { return 0 }
+        let area = rows - fixedLines
+        var used = 0
+        for (index, entry) in entries.enumerated() {
+            guard used + entry.count <= area else { return index }
+            used += entry.count
+        }
+        return entries.count
+    }
+
+    /// The screen row (1-based) of each shown entry's first line, as ``lines(_:rows:columns:)``
+    /// places them on a screen of `rows` rows: where `browse` draws the list's thumbnails.
+    static func entryRows(_ entries: [[String]], rows: Int) -> [Int] {
+        var row = firstEntryRow
+        return entries.prefix(entriesThatFit(entries, rows: rows)).map { entry in
+            defer { row += entry.count }
+            return row
+        }
     }
 
     /// The header cut to the width, with the activity (when something loads) at its right;

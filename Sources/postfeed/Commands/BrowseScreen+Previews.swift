@@ -106,25 +106,11 @@ extension BrowseScreen {
         }
     }
 
-    /// The first screen row (1-based) of each entry the layout shows, for `rows` rows.
-    static func entryRows(_ entries: [[String]], rows: Int) -> [Int] {
-        guard rows >= BrowseLayout.fixedLines else { return [] }
-        let area = rows - BrowseLayout.fixedLines
-        var used = 0
-        var starts: [Int] = []
-        for entry in entries {
-            guard used + entry.count <= area else { break }
-            starts.append(3 + used)
-            used += entry.count
-        }
-        return starts
-    }
-
     /// Draws the shown posts' thumbnails at the left of their entries (after the frame).
     func drawThumbnails(entries: [[String]], rows: Int) {
         guard thumbnailsActive else { return }
         var output = ""
-        for (index, row) in Self.entryRows(entries, rows: rows).enumerated() where shown.posts.indices.contains(index) {
+        for (index, row) in BrowseLayout.entryRows(entries, rows: rows).enumerated() where shown.posts.indices.contains(index) {
             guard let thumbnail = thumbnails[shown.posts[index].id] else { continue }
             output += Self.placed(thumbnail, row: row, column: 1)
         }
