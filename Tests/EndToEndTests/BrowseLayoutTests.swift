@@ -49,7 +49,8 @@ struct BrowseLayoutTests {
             #expect(lines.last == "done")
             let blank = lines.filter(\.isEmpty).count
             #expect(blank <= 1, "at most one row left over at \(rows)×\(columns): \(lines)")
-            #expect(lines.allSatisfy { DisplayWidth.of($0.replacingOccurrences(of: "\u{1B}[7m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")) <= columns })
+            let fits = lines.allSatisfy { DisplayWidth.of($0.replacingOccurrences(of: "\u{1B}[7m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")) <= columns }
+            #expect(fits, "a line wider than \(columns) columns: \(lines)")
         }
     }
 
@@ -97,8 +98,10 @@ struct BrowseLayoutTests {
         let text = String(repeating: "word ", count: 40)
         let lines = BrowseLayout.overlayLines([text], closing: "(close)", rows: 10, columns: 30, wrap: true)
         #expect(lines.count == 10)
-        #expect(lines.dropLast().filter { !$0.isEmpty }.count >= 6)
-        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 30 })
+        let filled = lines.dropLast().filter { !$0.isEmpty }.count
+        let fits = lines.allSatisfy { DisplayWidth.of($0) <= 30 }
+        #expect(filled >= 6, "\(lines)")
+        #expect(fits, "a line wider than 30 columns: \(lines)")
     }
 
     @Test("s and u: most popular first across the loaded posts, ties in feed order; unseen hides earlier runs' posts but not this run's")
@@ -147,7 +150,8 @@ struct BrowseLayoutTests {
         let tall = BrowseLayout.lines(frame, rows: 15, columns: 20)
         let tallStarts = BrowseLayout.entryRows(entries, rows: 15)
         #expect(tallStarts == [3, 5, 8, 9])
-        #expect(tallStarts.map { tall[$0 - 1] } == ["a1", "b1", "c1", "d1"])
+        let tallFirstLines = tallStarts.map { tall[$0 - 1] }
+        #expect(tallFirstLines == ["a1", "b1", "c1", "d1"])
         // Below the 5 fixed lines, no entry is shown.
         #expect(BrowseLayout.entryRows(entries, rows: 4).isEmpty)
     }

@@ -207,7 +207,8 @@ struct InfiniteFeedTests {
             let order = try await client.popularityOrder { loaded, _ in calls.withLock { $0.append(loaded) } }
             #expect(order.entries.count == 247)
             #expect(order.stoppedEarly == nil)
-            #expect(Array(calls.withLock { $0 }.prefix(5)) == [0, 50, 100, 150, 200])
+            let progress = calls.withLock { $0 }
+            #expect(Array(progress.prefix(5)) == [0, 50, 100, 150, 200])
             #expect(Set(order.entries.map(\.position)) == Set(0..<247))
             for (first, second) in zip(order.entries, order.entries.dropFirst()) {
                 let (l, r) = (first.post.popularity ?? -.infinity, second.post.popularity ?? -.infinity)

@@ -36,7 +36,8 @@ struct LoadTracingTests {
             #expect(span.attributes.get("http.response.status_code") == .int64(200))
             #expect(span.errors.isEmpty)
 
-            let request = try #require(server.recordedRequests.last { $0.path == url.path })
+            let imageRequest = server.recordedRequests.last { $0.path == url.path }
+            let request = try #require(imageRequest)
             let traceparent = try #require(request.headers["traceparent"])
             #expect(traceparent == "00-\(span.traceID)-\(span.spanID)-01")
             #expect(span.traceID.count == 32)
@@ -69,7 +70,8 @@ struct LoadTracingTests {
             #expect(page.attributes.get("postfeed.kind") == .string("page"))
             #expect(page.attributes.get("postfeed.layer") == .string("network"))
             #expect(page.attributes.get("http.response.status_code") == .int64(200))
-            let request = try #require(server.recordedRequests.last { $0.path == "/api/posts" })
+            let pageRequest = server.recordedRequests.last { $0.path == "/api/posts" }
+            let request = try #require(pageRequest)
             #expect(request.headers["traceparent"] == "00-\(page.traceID)-\(page.spanID)-01")
 
             // The same page from a new repository: answered by the disk layer, nothing sent.
@@ -98,7 +100,10 @@ struct LoadTracingTests {
             // Both attempts carried the span's context.
             let sent = server.recordedRequests.filter { $0.path.hasPrefix("/images/") }
             #expect(sent.count == 2)
-            #expect(sent.allSatisfy { $0.headers["traceparent"] == "00-\(span.traceID)-\(span.spanID)-01" })
+            let traceparent = "00-\(span.traceID)-\(span.spanID)-01"
+            let allCarryIt = sent.allSatisfy { $0.headers["traceparent"] == traceparent }
+            let sentHeaders = sent.map { $0.headers["traceparent"] ?? "none" }
+            #expect(allCarryIt, "\(sentHeaders)")
         }
     }
 

@@ -40,7 +40,8 @@ struct SharedTierTelemetryTests {
             #expect(Support.count(metrics, "postfeed_loads_total", image + [("layer", "shared")]) == 1)
             #expect(Support.count(metrics, "postfeed_origin_fetches_total", image) == 1)
             #expect(try metrics.expectTimer("postfeed_lookup_duration", image + [("layer", "shared")]).values.count == 2)
-            let span = try #require(tracer.recorder.finishedSpans.last { $0.operationName == "postfeed.image.load" })
+            let imageSpan = tracer.recorder.finishedSpans.last { $0.operationName == "postfeed.image.load" }
+            let span = try #require(imageSpan)
             #expect(span.attributes.get("postfeed.layer") == .string("shared"))
             #expect(span.attributes.get("postfeed.attempts") == .int64(0))
         }
