@@ -26,7 +26,7 @@ extension CachedHTTPLoader {
                 cache.writeFailed(error, key: request.key)
             }
             if !found.isExpired(at: now()) {
-                return .success(.cached(found, revalidated: false, stale: nil))
+                return .success(.shared(found))
             }
             let result = await fetchFromOrigin(request, policy: policy, entry: found, in: cache, generation: generation, flightKey: flightKey, validate: validate)
             await share(result, forKey: request.key, in: shared)
@@ -53,7 +53,7 @@ extension CachedHTTPLoader {
             await shared.share(DiskCacheEntry(data: fetched.body, metadata: metadata), forKey: key)
         case .cached(let entry, revalidated: true, _):
             await shared.share(entry, forKey: key)
-        case .cached, .status:
+        case .cached, .shared, .status:
             return
         }
     }

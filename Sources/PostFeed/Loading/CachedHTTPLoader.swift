@@ -63,6 +63,9 @@ final class CachedHTTPLoader: Sendable {
         /// The cached entry: fresh, used as it is (``CachePolicy/cacheElseLoad``), fetched
         /// this run, or stale with the reason (offline, the network or the server failed).
         case cached(DiskCacheEntry, revalidated: Bool, stale: String?)
+        /// A fresh entry from the shared tier (Redis), which another instance fetched;
+        /// already written to the disk layer.
+        case shared(DiskCacheEntry)
         /// A `2xx` fetched now: its body, headers, the validator's value, whether it was stored.
         case fetched(Fetched)
         /// An error status with no cached entry to stand in.
