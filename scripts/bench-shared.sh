@@ -108,7 +108,8 @@ image_requests() { curl -fs "$BASE_URL/test/requests" | python3 -c 'import json,
 
 PAGES=$(( (IMAGES + PAGE_SIZE - 1) / PAGE_SIZE ))
 # One wave: $PROCESSES `postfeed list` processes started at once, each on a fresh cache
-# root, reading every page with its images (a page waits for all of them). Prints
+# root, reading every page with its images (a page waits for all of them); returns when
+# they have exited and their roots are removed. Prints
 # "wall_seconds origin_image_requests failed_processes images_shown".
 wave() { # name shared(yes/no)
     local name=$1 shared=$2 before after start end failed=0 shown
@@ -119,7 +120,7 @@ wave() { # name shared(yes/no)
     start=$(date +%s.%N)
     local pids=()
     for index in $(seq "$PROCESSES"); do
-        "$POSTFEED" list --base-url "$BASE_URL" --cache-dir "$WORK/roots/$name-$index" --pages "$PAGES" \
+        "$POSTFEED" list --base-url "$BASE_URL" --cache-dir "$WORK/roots-$name/$index" --pages "$PAGES" \
             --page-size "$PAGE_SIZE" --image-wait 120 --json "${extra[@]}" \
             >"$WORK/out-$name-$index.json" 2>"$WORK/err-$name-$index.txt" &
         pids+=($!)
@@ -147,15 +148,19 @@ PY
             head -n 5 "$WORK/err-$name-$index.txt" >&2
         fi
     done
-    [[ -n "${BENCH_SHARED_KEEP:-}" ]] || rm -rf "$WORK/roots" 2>/dev/null || { sleep 1; rm -rf "$WORK/roots"; }
+    [[ -n "${BENCH_SHARED_KEEP:-}" ]] || rm -rf "$WORK/roots-$name"
 }
 
 echo "bench-shared: $PROCESSES processes × $IMAGES images, origin latency ${LATENCY_MS} ms, $CONFIG build…" >&2
-read -r plain_wall plain_requests plain_failed plain_shown plain_connections < <(wave plain no)
-read -r plain2_wall plain2_requests plain2_failed plain2_shown plain2_connections < <(wave plain2 no)
+wave plain no >"$WORK/result-plain"
+read -r plain_wall plain_requests plain_failed plain_shown plain_connections <"$WORK/result-plain"
+wave plain2 no >"$WORK/result-plain2"
+read -r plain2_wall plain2_requests plain2_failed plain2_shown plain2_connections <"$WORK/result-plain2"
 redis-cli -p "$REDIS_PORT" FLUSHALL >/dev/null
-read -r shared_wall shared_requests shared_failed shared_shown shared_connections < <(wave shared yes)
-read -r shared2_wall shared2_requests shared2_failed shared2_shown shared2_connections < <(wave shared2 yes)
+wave shared yes >"$WORK/result-shared"
+read -r shared_wall shared_requests shared_failed shared_shown shared_connections <"$WORK/result-shared"
+wave shared2 yes >"$WORK/result-shared2"
+read -r shared2_wall shared2_requests shared2_failed shared2_shown shared2_connections <"$WORK/result-shared2"
 keys=$(redis-cli -p "$REDIS_PORT" DBSIZE)
 leases=$(redis-cli -p "$REDIS_PORT" --scan --pattern 'postfeed:lease:*' | wc -l)
 

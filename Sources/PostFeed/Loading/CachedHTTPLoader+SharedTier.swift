@@ -32,7 +32,10 @@ extension CachedHTTPLoader {
             await share(result, forKey: request.key, in: shared)
             return result
         case .lease(let lease):
+            // Renewed while the fetch waits and runs, so the others keep waiting for it.
+            let renewal = Task { await shared.keepAlive(lease) }
             let result = await fetchFromOrigin(request, policy: policy, entry: nil, in: cache, generation: generation, flightKey: flightKey, validate: validate)
+            renewal.cancel()
             await share(result, forKey: request.key, in: shared)
             await shared.release(lease)
             return result

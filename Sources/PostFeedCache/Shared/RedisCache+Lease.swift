@@ -78,6 +78,30 @@ extension RedisCache {
         return .fetch
     }
 
+    /// Pushes a lease's expiry back to a full lease duration only if this instance still
+    /// holds it (a one-key script, like the release).
+    static let renewScript = """
+        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end
+        """
+
+    /// Keeps `lease` alive while its holder fetches, until the calling task is cancelled:
+    /// every third of ``Configuration/leaseDuration`` its expiry is pushed back to a full
+    /// lease duration. A fetch may wait in the HTTP client's queue behind a hundred others
+    /// and outlast one lease (`scripts/bench-shared.sh` saw the waiters take over and fetch
+    /// again); a holder that dies stops renewing, and its lease expires within one duration.
+    /// Returns early when the lease is no longer this instance's or Redis stops answering.
+    public func keepAlive(_ lease: Lease) async {
+        let milliseconds = Data(String(RedisLink.milliseconds(configuration.leaseDuration)).utf8)
+        while true {
+            do { try await Task.sleep(for: configuration.leaseDuration / 3) } catch { return }
+            let reply = await link.run([
+                Data("EVAL".utf8), Data(Self.renewScript.utf8), Data("1".utf8), Data(leaseKey(forKey: lease.key).utf8),
+                Data(lease.token.utf8), milliseconds,
+            ])
+            guard case .success(.integer(1)) = reply else { return }
+        }
+    }
+
     /// Releases `lease` if this instance still holds it.
     public func release(_ lease: Lease) async {
         _ = await link.run([
@@ -88,7 +112,8 @@ extension RedisCache {
 
     /// Polls for `key`'s value while its lease lasts: `.some(entry)` when it arrived,
     /// `.some(nil)` when the lease ended without one, `nil` when Redis stopped answering,
-    /// the task was cancelled or the wait passed twice the lease duration.
+    /// the task was cancelled or the wait passed ``Configuration/longestLeaseWait`` (a live
+    /// holder renews its lease, see ``keepAlive(_:)``).
     ///
     /// The polls back off (the interval doubles from ``Configuration/leasePollInterval`` up
     /// to eight times it, with ±25 % jitter) and the lease is looked at every third poll
@@ -96,7 +121,7 @@ extension RedisCache {
     /// and Redis (`scripts/bench-shared.sh`: commands timed out, the tier was skipped and
     /// the origin fetched what it should not have).
     private func waitForValue(forKey key: String) async -> DiskCacheEntry?? {
-        let deadline = ContinuousClock.now + configuration.leaseDuration * 2
+        let deadline = ContinuousClock.now + configuration.longestLeaseWait
         let longest = configuration.leasePollInterval * 8
         var interval = configuration.leasePollInterval
         var polls = 0

@@ -210,24 +210,3 @@ struct SharedCacheTests {
         }
     }
 }
-
-@Suite("Shared cache tier: one failure on a working connection", .serialized)
-struct SharedCacheReconnectTests {
-    typealias Support = SharedCacheSupport
-
-    @Test("A connection Redis closed (CLIENT KILL) is replaced at once: the read is served from Redis, no warning, nothing skipped")
-    func closedConnectionIsRetried() async throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let warnings = Support.Warnings()
-        let shared = try Support.shared(redis, warnings: warnings)
-        let metadata = CacheEntryMetadata(key: "k", url: "http://x/k", expiresAt: Date().addingTimeInterval(60), storedAt: Date())
-        #expect(await shared.share(DiskCacheEntry(data: Data("bytes".utf8), metadata: metadata), forKey: "k"))
-        // Every client but redis-cli itself: the tier's connection is gone.
-        #expect(try redis.cli("CLIENT", "KILL", "TYPE", "normal") == "1")
-        #expect(await shared.lookup(forKey: "k")?.data == Data("bytes".utf8))
-        #expect(shared.statistics().unavailable == 0)
-        #expect(shared.statistics().reconnects == 1)
-        #expect(warnings.all.isEmpty)
-    }
-}
