@@ -90,11 +90,12 @@ bench: deps test-deps bench-deps
 	sh scripts/bench-telemetry.sh
 	bash scripts/bench-images.sh
 	$(MAKE) bench-browse
+	$(MAKE) bench-shared
 
 # What the benchmarks compare against or time with: `chafa` (the image preview's peer),
 # hyperfine (whole-process timing), GNU time (peak memory).
 BENCH_PACKAGES := chafa hyperfine time
-.PHONY: bench-deps bench-browse
+.PHONY: bench-deps bench-browse bench-shared
 bench-deps:
 	@missing=""; for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -108,6 +109,14 @@ bench-deps:
 # over 100,000 generated posts). BENCH_BROWSE_ARGS="--only memory --posts 20000" for less.
 bench-browse: deps test-deps
 	SWIFT=$(SWIFT) python3 scripts/bench-browse.py $(BENCH_BROWSE_ARGS)
+
+# issue 18's shared cache tier (scripts/bench-shared.sh, with its own redis-server and
+# `postfeed serve`): 8 `postfeed list` processes on 8 cache roots reading the same 1,000
+# images, without and with --shared-cache, origin requests counted at the server; then a
+# Redis hit against a disk hit, p50 (`postfeed-bench shared-hit`).
+# BENCH_SHARED_CONFIG=debug uses the debug build; BENCH_SHARED_LATENCY_MS=20 slows the origin.
+bench-shared: deps test-deps
+	SWIFT=$(SWIFT) bash scripts/bench-shared.sh
 
 # libFuzzer targets for every parser of outside data (Fuzz/), built with
 # -sanitize=fuzzer,address, each run for FUZZ_SECONDS from its seed corpus in

@@ -20,7 +20,8 @@ struct PostFeedBench: AsyncParsableCommand {
               postfeed-bench fetch
               postfeed-bench fetch --count 300 --concurrency 16 --base-url http://127.0.0.1:8080
               postfeed-bench thumbnail --base-url http://127.0.0.1:6969 --post 1 --format kitty
+              postfeed-bench shared-hit --redis redis://127.0.0.1:6400
             """,
-        subcommands: [CacheBench.self, ListBench.self, Fetch.self, ThumbnailBench.self, ImageReplayWorker.self, ScrollWorker.self]
+        subcommands: [CacheBench.self, ListBench.self, Fetch.self, ThumbnailBench.self, SharedHitBench.self, ImageReplayWorker.self, ScrollWorker.self]
     )
 }

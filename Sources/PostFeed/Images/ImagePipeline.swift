@@ -5,7 +5,8 @@ import PostFeedHTTP
 import Synchronization
 import Tracing
 
-/// Delivers post images: memory → disk → network, storing results back into both layers.
+/// Delivers post images: memory → disk → (shared tier →) network, storing results back into
+/// the layers.
 ///
 /// Below the memory layer, images take the same cached-HTTP path as pages
 /// (`CachedHTTPLoader`): one freshness policy (``HTTPFreshness``), revalidation, stale on
@@ -225,20 +226,13 @@ public actor ImagePipeline {
         }
         switch outcome {
         case .cached(let entry, let revalidated, let stale):
-            guard let info = ImageInfo(sniffing: entry.data) else {
-                // Not an image any more (written by an older version, or tampered with).
-                responses.remove(forKey: key)
-                guard loader.effective(policy) != .cacheOnly else {
-                    throw ImagePipelineError(.notCached, url: url, message: "the cached copy is not an image (offline)")
-                }
-                return try await load(
-                    key: key, url: url, priority: priority, policy: .reload, context: context, trail: &trail)
-            }
-            let expiresAt = revalidated ? usedAsFetched(until: entry.metadata.expiresAt) : entry.metadata.expiresAt
-            remember(key: key, data: entry.data, info: info, expiresAt: expiresAt)
-            return ImageResponse(
-                url: url, cacheKey: key, data: entry.data, info: info, source: revalidated ? .revalidated : .disk,
-                isStale: stale != nil, staleReason: stale)
+            return try await served(
+                entry, source: revalidated ? .revalidated : .disk, stale: stale, key: key, url: url, priority: priority,
+                policy: policy, context: context, trail: &trail)
+        case .shared(let entry):
+            return try await served(
+                entry, source: .shared, stale: nil, key: key, url: url, priority: priority, policy: policy, context: context,
+                trail: &trail)
         case .fetched(let fetched):
             guard let info = fetched.accepted?.value as? ImageInfo else {
                 let type = fetched.headers["Content-Type"] ?? "no Content-Type"
@@ -254,6 +248,27 @@ public actor ImagePipeline {
                 message: ImagePipelineError.statusMessage(response.status, retryAfter: response.headers["Retry-After"]),
                 underlying: HTTPClientError.status(response.status, url: url))
         }
+    }
+
+    /// A cached entry (disk, revalidated, or from the shared tier) as the response, kept in
+    /// memory; one that is not an image is dropped and fetched again (unless offline).
+    private nonisolated func served(
+        _ entry: DiskCacheEntry, source: ImageResponse.Source, stale: String?, key: String, url: URL, priority: HTTPPriority,
+        policy: CachePolicy, context: ServiceContext?, trail: inout LoadTrail
+    ) async throws(ImagePipelineError) -> ImageResponse {
+        guard let info = ImageInfo(sniffing: entry.data) else {
+            // Not an image any more (written by an older version, or tampered with).
+            responses.remove(forKey: key)
+            guard loader.effective(policy) != .cacheOnly else {
+                throw ImagePipelineError(.notCached, url: url, message: "the cached copy is not an image (offline)")
+            }
+            return try await load(
+                key: key, url: url, priority: priority, policy: .reload, context: context, trail: &trail)
+        }
+        let expiresAt = source == .revalidated ? usedAsFetched(until: entry.metadata.expiresAt) : entry.metadata.expiresAt
+        remember(key: key, data: entry.data, info: info, expiresAt: expiresAt)
+        return ImageResponse(
+            url: url, cacheKey: key, data: entry.data, info: info, source: source, isStale: stale != nil, staleReason: stale)
     }
 
     private static func pipelineError(_ failure: CachedHTTPLoader.Failure, url: URL) -> ImagePipelineError {

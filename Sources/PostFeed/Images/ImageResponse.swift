@@ -12,6 +12,9 @@ public struct ImageResponse: Sendable {
         case revalidated
         /// Downloaded now.
         case network
+        /// The shared tier (Redis): another instance had fetched it (it is now on this
+        /// instance's disk too).
+        case shared
     }
 
     /// The URL as requested.
@@ -22,7 +25,7 @@ public struct ImageResponse: Sendable {
     public var data: Data
     /// Format and pixel size, sniffed from ``data``.
     public var info: ImageInfo
-    /// Which layer answered: memory, disk, disk after a `304`, or the network.
+    /// Which layer answered: memory, disk, disk after a `304`, the shared tier, or the network.
     public var source: Source
     /// Served out of date: from the disk cache past its expiry because the network or the
     /// server failed, or offline (see ``staleReason``).

@@ -4,8 +4,9 @@ import PostFeedCache
 /// The shared tier (Redis) between the disk layer and the network: memory → disk → Redis →
 /// network.
 ///
-/// On a disk miss, the entry is looked up in Redis; a hit is written to the disk layer and
-/// served (or revalidated, when expired). On a Redis miss, one instance across the fleet
+/// On a disk miss, the entry is looked up in Redis; a fresh hit is served at once and
+/// written to the disk layer behind the reader (``runBehind(_:)``); an expired one is
+/// written first, then revalidated. On a Redis miss, one instance across the fleet
 /// takes the fetch lease and fetches; the others wait for its value
 /// (``RedisCache/entryOrLease(forKey:)``). What the origin answered is shared back. Redis
 /// failing never fails a load: every shared-tier step degrades to the plain fetch.
@@ -20,19 +21,23 @@ extension CachedHTTPLoader {
         }
         switch await lookUpShared(request.key, kind: request.kind, in: shared) {
         case .hit(let found):
-            do {
-                try await cache.store(.data(found.data), metadata: found.metadata, forKey: request.key, generation: generation)
-            } catch {
-                cache.writeFailed(error, key: request.key)
-            }
             if !found.isExpired(at: now()) {
-                return .success(.cached(found, revalidated: false, stale: nil))
+                // Served at once; its copy on the disk layer is written behind the reader
+                // (awaited, that write made a Redis hit cost 18-21× a disk hit:
+                // `postfeed-bench shared-hit`).
+                runBehind { [self] in await keepOnDisk(found, forKey: request.key, in: cache, generation: generation) }
+                return .success(.shared(found))
             }
+            // Revalidated next: a 304 refreshes the copy on disk, so it is written first.
+            await keepOnDisk(found, forKey: request.key, in: cache, generation: generation)
             let result = await fetchFromOrigin(request, policy: policy, entry: found, in: cache, generation: generation, flightKey: flightKey, validate: validate)
             await share(result, forKey: request.key, in: shared)
             return result
         case .lease(let lease):
+            // Renewed while the fetch waits and runs, so the others keep waiting for it.
+            let renewal = Task { await shared.keepAlive(lease) }
             let result = await fetchFromOrigin(request, policy: policy, entry: nil, in: cache, generation: generation, flightKey: flightKey, validate: validate)
+            renewal.cancel()
             await share(result, forKey: request.key, in: shared)
             await shared.release(lease)
             return result
@@ -40,6 +45,15 @@ extension CachedHTTPLoader {
             let result = await fetchFromOrigin(request, policy: policy, entry: nil, in: cache, generation: generation, flightKey: flightKey, validate: validate)
             await share(result, forKey: request.key, in: shared)
             return result
+        }
+    }
+
+    /// Writes a Redis hit to the disk layer (a failed write is reported, not thrown).
+    private func keepOnDisk(_ entry: DiskCacheEntry, forKey key: String, in cache: some ResponseCache, generation: String?) async {
+        do {
+            try await cache.store(.data(entry.data), metadata: entry.metadata, forKey: key, generation: generation)
+        } catch {
+            cache.writeFailed(error, key: key)
         }
     }
 
@@ -53,7 +67,7 @@ extension CachedHTTPLoader {
             await shared.share(DiskCacheEntry(data: fetched.body, metadata: metadata), forKey: key)
         case .cached(let entry, revalidated: true, _):
             await shared.share(entry, forKey: key)
-        case .cached, .status:
+        case .cached, .shared, .status:
             return
         }
     }

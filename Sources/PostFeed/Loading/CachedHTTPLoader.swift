@@ -68,6 +68,9 @@ final class CachedHTTPLoader: Sendable {
         /// The cached entry: fresh, used as it is (``CachePolicy/cacheElseLoad``), fetched
         /// this run, or stale with the reason (offline, the network or the server failed).
         case cached(DiskCacheEntry, revalidated: Bool, stale: String?)
+        /// A fresh entry from the shared tier (Redis), which another instance fetched; its
+        /// write to the disk layer may still be under way (``finishTransfers()`` waits for it).
+        case shared(DiskCacheEntry)
         /// A `2xx` fetched now: its body, headers, the validator's value, whether it was stored.
         case fetched(Fetched)
         /// An error status with no cached entry to stand in.
@@ -214,6 +217,19 @@ final class CachedHTTPLoader: Sendable {
     func finishTransfers() async {
         // Each task removes itself from `running` as it ends (`complete`).
         while let task = state.withLock({ $0.running.values.first }) { await task.value }
+    }
+
+    /// Runs `work` after the load that started it has returned (a shared-tier hit's write to
+    /// the disk layer); ``finishTransfers()`` waits for it like for a transfer.
+    func runBehind(_ work: @escaping @Sendable () async -> Void) {
+        let id = ids.add(1, ordering: .relaxed).newValue
+        state.withLock { current in
+            // The task removes itself under this lock, so after it was added.
+            current.running[id] = Task.detached(priority: Task.currentPriority) { [self] in
+                await work()
+                _ = state.withLock { $0.running.removeValue(forKey: id) }
+            }
+        }
     }
 
     /// Forgets which responses were fetched this run (after the cache was invalidated).

@@ -33,6 +33,7 @@ extension HTTPPostRepository {
         do {
             switch try await loader.load(request, in: store, trail: &trail, validate: validate) {
             case .cached(let entry, _, let stale): return .cached(entry, stale: stale)
+            case .shared(let entry): return .cached(entry, stale: nil)
             case .fetched(let fetched): return .network(fetched.body, fetched.headers, fetched.accepted?.value)
             case .status(let response): return .status(response)
             }

@@ -23,9 +23,12 @@ extension RedisCache {
         public var staleWindow: Duration
         /// Freshness given to entries stored without `expiresAt`. Default 7 days.
         public var defaultTTL: Duration
-        /// How long a fetch lease lasts when its holder never releases it (it died).
-        /// Default 5 s.
+        /// How long a fetch lease lasts when its holder never releases it (it died); a live
+        /// holder renews it every third of this while it fetches. Default 5 s.
         public var leaseDuration: Duration
+        /// The longest an instance waits on another's (renewed) lease before it fetches
+        /// itself. Default 30 s.
+        public var longestLeaseWait: Duration
         /// How often an instance waiting on another's lease looks for the value. Default 20 ms.
         public var leasePollInterval: Duration
         /// After a failure, the tier is skipped this long before a reconnect, doubling on
@@ -49,6 +52,7 @@ extension RedisCache {
             staleWindow: Duration = .seconds(24 * 3600),
             defaultTTL: Duration = .seconds(7 * 24 * 3600),
             leaseDuration: Duration = .seconds(5),
+            longestLeaseWait: Duration = .seconds(30),
             leasePollInterval: Duration = .milliseconds(20),
             reconnectDelay: Duration = .milliseconds(100),
             maxReconnectDelay: Duration = .seconds(2),
@@ -62,6 +66,7 @@ extension RedisCache {
             self.staleWindow = staleWindow
             self.defaultTTL = defaultTTL
             self.leaseDuration = leaseDuration
+            self.longestLeaseWait = longestLeaseWait
             self.leasePollInterval = leasePollInterval
             self.reconnectDelay = reconnectDelay
             self.maxReconnectDelay = maxReconnectDelay

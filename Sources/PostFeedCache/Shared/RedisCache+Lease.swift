@@ -43,14 +43,24 @@ extension RedisCache {
             if case .string = reply { _ = await link.run([Data("DEL".utf8), Data(redisKey(forKey: key).utf8)]) }
 
             let token = UUID().uuidString
+            // Not sent twice after a late reply: the first may have taken the lease already.
             let take = await link.run([
                 Data("SET".utf8), Data(leaseKey(forKey: key).utf8), Data(token.utf8), Data("NX".utf8), Data("PX".utf8),
                 Data(String(RedisLink.milliseconds(configuration.leaseDuration)).utf8),
-            ])
+            ], retryable: false)
             switch take {
             case .success(.status):
+                let lease = Lease(key: key, token: token)
+                // The value may have come between the GET and the lease: its holder shared it
+                // and released the lease in between (on a busy connection that gap is long;
+                // scripts/bench-shared.sh saw 7 % extra origin fetches from it). Look again.
+                let again = await link.run([Data("GET".utf8), Data(redisKey(forKey: key).utf8)])
+                if case .success(let reply) = again, case .string = reply, let entry = decode(reply, key: key) {
+                    await release(lease)
+                    return .hit(entry)
+                }
                 link.counters.withLock { $0.leasesTaken += 1 }
-                return .lease(Lease(key: key, token: token))
+                return .lease(lease)
             case .success:
                 break  // held by another instance: wait for its value
             case .failure:
@@ -68,6 +78,30 @@ extension RedisCache {
         return .fetch
     }
 
+    /// Pushes a lease's expiry back to a full lease duration only if this instance still
+    /// holds it (a one-key script, like the release).
+    static let renewScript = """
+        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end
+        """
+
+    /// Keeps `lease` alive while its holder fetches, until the calling task is cancelled:
+    /// every third of ``Configuration/leaseDuration`` its expiry is pushed back to a full
+    /// lease duration. A fetch may wait in the HTTP client's queue behind a hundred others
+    /// and outlast one lease (`scripts/bench-shared.sh` saw the waiters take over and fetch
+    /// again); a holder that dies stops renewing, and its lease expires within one duration.
+    /// Returns early when the lease is no longer this instance's or Redis stops answering.
+    public func keepAlive(_ lease: Lease) async {
+        let milliseconds = Data(String(RedisLink.milliseconds(configuration.leaseDuration)).utf8)
+        while true {
+            do { try await Task.sleep(for: configuration.leaseDuration / 3) } catch { return }
+            let reply = await link.run([
+                Data("EVAL".utf8), Data(Self.renewScript.utf8), Data("1".utf8), Data(leaseKey(forKey: lease.key).utf8),
+                Data(lease.token.utf8), milliseconds,
+            ])
+            guard case .success(.integer(1)) = reply else { return }
+        }
+    }
+
     /// Releases `lease` if this instance still holds it.
     public func release(_ lease: Lease) async {
         _ = await link.run([
@@ -76,22 +110,54 @@ extension RedisCache {
         ])
     }
 
+    /// Failed polls in a row after which a waiter gives up on Redis and fetches itself:
+    /// about half a second when Redis is down, while one late reply on a busy machine (the
+    /// 8-process benchmark, load 20-30 on 2 cores, lost 3,852 of its 5,652 extra origin
+    /// fetches to waiters fetching after a single failed poll) no longer sends it to the origin.
+    static let failedPollsBeforeFetching = 3
+
     /// Polls for `key`'s value while its lease lasts: `.some(entry)` when it arrived,
-    /// `.some(nil)` when the lease ended without one, `nil` when Redis stopped answering,
-    /// the task was cancelled or the wait passed twice the lease duration.
+    /// `.some(nil)` when the lease ended without one, `nil` when Redis stopped answering
+    /// (``failedPollsBeforeFetching`` polls in a row failed),
+    /// the task was cancelled or the wait passed ``Configuration/longestLeaseWait`` (a live
+    /// holder renews its lease, see ``keepAlive(_:)``).
+    ///
+    /// The polls back off (the interval doubles from ``Configuration/leasePollInterval`` up
+    /// to eight times it, with ±25 % jitter) and the lease is looked at every third poll
+    /// only: a hundred waiters per instance polling every 20 ms flooded the one connection
+    /// and Redis (`scripts/bench-shared.sh`: commands timed out, the tier was skipped and
+    /// the origin fetched what it should not have).
     private func waitForValue(forKey key: String) async -> DiskCacheEntry?? {
-        let deadline = ContinuousClock.now + configuration.leaseDuration * 2
+        let deadline = ContinuousClock.now + configuration.longestLeaseWait
+        let longest = configuration.leasePollInterval * 8
+        var interval = configuration.leasePollInterval
+        var polls = 0
+        var failuresInARow = 0
         while ContinuousClock.now < deadline {
-            do { try await Task.sleep(for: configuration.leasePollInterval) } catch { return nil }
+            do { try await Task.sleep(for: interval * Double.random(in: 0.75...1.25)) } catch { return nil }
+            interval = min(interval * 2, longest)
+            polls += 1
             let get = await link.run([Data("GET".utf8), Data(redisKey(forKey: key).utf8)])
-            guard case .success(let reply) = get else { return nil }
+            guard case .success(let reply) = get else {
+                // One late reply is no reason to fetch what the holder is about to share:
+                // poll on (the link is down meanwhile, the polls back off past its delay).
+                failuresInARow += 1
+                if failuresInARow >= Self.failedPollsBeforeFetching { return nil }
+                continue
+            }
+            failuresInARow = 0
             if case .string = reply {
                 if let entry = decode(reply, key: key) { return .some(entry) }
                 _ = await link.run([Data("DEL".utf8), Data(redisKey(forKey: key).utf8)])
                 return .some(nil)
             }
+            guard polls % 3 == 0 else { continue }
             let held = await link.run([Data("EXISTS".utf8), Data(leaseKey(forKey: key).utf8)])
-            guard case .success(let exists) = held else { return nil }
+            guard case .success(let exists) = held else {
+                failuresInARow += 1
+                if failuresInARow >= Self.failedPollsBeforeFetching { return nil }
+                continue
+            }
             if exists == .integer(0) { return .some(nil) }
         }
         return nil

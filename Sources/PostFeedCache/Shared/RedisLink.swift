@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// Every hiredis call runs on the link's own serial queue, never on Swift's cooperative
 /// pool; async callers get the reply through a continuation. A connect or a command is
-/// bounded by the timeout. When Redis is down, slow or the connection breaks, the link is
+/// bounded by the timeout. A command that fails on a connection that had worked is sent
+/// once more on a new connection (a reply late once on a busy machine must not switch the
+/// tier off). When Redis is down, slow or the connection breaks, the link is
 /// *down*: commands fail at once, without touching the socket, until the reconnect delay
 /// (doubling from the first up to the maximum) has passed; then the next command tries to
 /// connect again. The first failure of the link's life is reported once through `warn`.
@@ -51,8 +53,12 @@ final class RedisLink: Sendable {
     }
 
     /// Runs one command on the link's queue; the caller's task holds no thread meanwhile.
-    func run(_ arguments: [Data]) async -> Result<RedisReply, RedisFailure> {
-        await perform { [self] in execute(arguments) }
+    /// `retryable`: after a failure on a connection that had worked (a reply late once on a
+    /// busy machine, a connection Redis closed), the command is sent once more on a new
+    /// connection before the link goes down; `false` for a command that must not run twice
+    /// (`SET … NX`).
+    func run(_ arguments: [Data], retryable: Bool = true) async -> Result<RedisReply, RedisFailure> {
+        await perform { [self] in execute(arguments, retryable: retryable) }
     }
 
     /// Runs `job` on the link's queue after every job submitted before it.
@@ -70,45 +76,50 @@ final class RedisLink: Sendable {
     }
 
     /// On the queue: connects when needed (unless down), sends, classifies the reply.
-    private func execute(_ arguments: [Data]) -> Result<RedisReply, RedisFailure> {
+    private func execute(_ arguments: [Data], retryable: Bool = true) -> Result<RedisReply, RedisFailure> {
         let result: Result<RedisReply, RedisFailure> = state.withLock { state in
-            if state.connection == nil {
-                if let retryAt = state.retryAt, ContinuousClock.now < retryAt {
-                    return .failure(.unavailable("down, retrying later"))
-                }
-                do {
-                    state.connection = try RedisConnection(address: address, timeoutMilliseconds: timeoutMilliseconds)
-                    if state.everConnected { counters.withLock { $0.reconnects += 1 } }
-                    state.everConnected = true
-                } catch let failure as RedisFailure {
-                    markDown(&state)
-                    return .failure(failure)
-                } catch {
-                    markDown(&state)
-                    return .failure(.unavailable("\(error)"))
-                }
-            }
-            guard let connection = state.connection else { return .failure(.unavailable("no connection")) }
-            do {
-                let reply = try connection.command(arguments)
-                state.retryAt = nil
-                state.delay = firstDelay
-                if case .error(let message) = reply {
-                    return .failure(message.hasPrefix("OOM") ? .full(message) : .failed(message))
-                }
-                return .success(reply)
-            } catch let failure as RedisFailure {
-                state.connection = nil
-                markDown(&state)
-                return .failure(failure)
-            } catch {
-                state.connection = nil
-                markDown(&state)
-                return .failure(.unavailable("\(error)"))
+            var attemptsLeft = retryable ? 2 : 1
+            while true {
+                attemptsLeft -= 1
+                let reused = state.connection != nil
+                if let result = attempt(arguments, &state, mayRetry: reused && attemptsLeft > 0) { return result }
             }
         }
         if case .failure(let failure) = result { note(failure) }
         return result
+    }
+
+    /// One try: the result, or `nil` when the connection failed and `mayRetry` (it is then
+    /// dropped, and the caller tries once more on a new one).
+    private func attempt(_ arguments: [Data], _ state: inout LinkState, mayRetry: Bool) -> Result<RedisReply, RedisFailure>? {
+        if state.connection == nil {
+            if let retryAt = state.retryAt, ContinuousClock.now < retryAt {
+                return .failure(.unavailable("down, retrying later"))
+            }
+            do {
+                state.connection = try RedisConnection(address: address, timeoutMilliseconds: timeoutMilliseconds)
+                if state.everConnected { counters.withLock { $0.reconnects += 1 } }
+                state.everConnected = true
+            } catch {
+                markDown(&state)
+                return .failure(error)
+            }
+        }
+        guard let connection = state.connection else { return .failure(.unavailable("no connection")) }
+        do {
+            let reply = try connection.command(arguments)
+            state.retryAt = nil
+            state.delay = firstDelay
+            if case .error(let message) = reply {
+                return .failure(message.hasPrefix("OOM") ? .full(message) : .failed(message))
+            }
+            return .success(reply)
+        } catch {
+            state.connection = nil
+            if mayRetry { return nil }
+            markDown(&state)
+            return .failure(error)
+        }
     }
 
     private func markDown(_ state: inout LinkState) {

@@ -125,6 +125,9 @@ final class RunningPostfeed: @unchecked Sendable {
 
     var processIdentifier: Int32 { process.processIdentifier }
 
+    /// Whether the child has not exited yet.
+    var isRunning: Bool { process.isRunning }
+
     /// What the child has written to stdout so far.
     var standardOutputSoFar: String {
         (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""

@@ -58,8 +58,16 @@ struct SharedCacheTests {
             let (second, secondDisk) = try Support.instance(client, root: root.appendingPathComponent("b"), shared: secondShared)
             let copy = try await second.image(for: url)
             #expect(copy.data == original.data)
+            #expect(original.source == .network)
+            #expect(copy.source == .shared, "the response names the layer that answered")
             #expect(Support.images(server) == 1, "the second instance read Redis, not the origin")
             #expect(secondShared.statistics().hits == 1)
+            // Written behind the reader: wait for it (bounded).
+            var tries = 0
+            while secondDisk.entry(forKey: copy.cacheKey) == nil, tries < 500 {
+                try await Task.sleep(for: .milliseconds(10))
+                tries += 1
+            }
             #expect(secondDisk.entry(forKey: copy.cacheKey)?.data == original.data, "a Redis hit is written to the disk layer")
         }
     }

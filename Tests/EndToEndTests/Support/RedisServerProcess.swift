@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+
+/// A real `redis-server` on a free loopback port, no persistence, for the shared-cache
+/// runs of the `postfeed` binary; `redis-cli` talks to it from outside. (PostFeedTests has
+/// its own, `RedisTestServer`: test targets do not share sources.)
+final class RedisServerProcess: @unchecked Sendable {
+    let port: Int
+    let folder: URL
+    private let process: Process
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("postfeed-e2e-redis-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        process.arguments = [
+            "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder.path,
+            "--logfile", folder.appendingPathComponent("redis.log").path,
+        ]
+        try process.run()
+        for _ in 0..<200 {
+            if (try? cli("PING")) == "PONG" { return }
+            usleep(25_000)
+        }
+        stop()
+        throw EndToEndError("redis-server on port \(port) did not answer PING; see \(folder.path)/redis.log")
+    }
+
+    deinit { stop() }
+
+    /// The `--shared-cache` address.
+    var url: String { "redis://127.0.0.1:\(port)" }
+
+    /// Kills the server (nothing to save) and removes its folder.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// `redis-cli -p PORT --raw args…`, its output without the final newline.
+    @discardableResult
+    func cli(_ arguments: String...) throws -> String {
+        let cli = Process()
+        cli.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        cli.arguments = ["-p", "\(port)", "--raw"] + arguments
+        let output = Pipe()
+        cli.standardOutput = output
+        cli.standardError = FileHandle.nullDevice
+        cli.standardInput = FileHandle.nullDevice
+        try cli.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        cli.waitUntilExit()
+        return String(decoding: data.last == 0x0A ? data.dropLast() : data, as: UTF8.self)
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw EndToEndError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
+            }
+        }
+        guard bound else { throw EndToEndError("bind() on 127.0.0.1 failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
