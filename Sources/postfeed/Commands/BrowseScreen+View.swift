@@ -145,6 +145,14 @@ extension BrowseScreen {
             posts = try await feed.posts(in: top..<max(top, end))
             numbers = await feed.listPositions(in: top..<top + posts.count).map { $0 + 1 }
         }
+        // Images follow the reader, not the background catalog load: this screen's and the
+        // next one's are prefetched at low priority (cached ones cost nothing).
+        let ahead = min(viewCount, PlaceConverter.saturatingAdd(end, request.visibleCount))
+        if let order {
+            for position in top..<max(top, ahead) { await feed.prefetchImages(from: order[position], count: 1) }
+        } else {
+            await feed.prefetchImages(from: top, count: max(0, ahead - top))
+        }
         let view = BrowseView(
             top: top, posts: posts, numbers: numbers, loaded: loaded, viewCount: viewCount, total: await feed.totalCount,
             hasMore: await feed.hasMore)

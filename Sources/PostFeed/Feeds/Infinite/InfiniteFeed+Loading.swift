@@ -3,11 +3,13 @@ import Logging
 import PostFeedHTTP
 
 extension InfiniteFeed {
-    /// Loads the next page when `visibleIndex` is within the threshold of the end.
-    /// Returns whether posts were added.
+    /// Loads the next page when `visibleIndex` is within the threshold of the end, and
+    /// prefetches the images of the ``Configuration/imagePrefetchCount`` posts from
+    /// `visibleIndex` on. Returns whether posts were added.
     @discardableResult
     public func loadMoreIfNeeded(visibleIndex: Int) async throws(RepositoryError) -> Bool {
         focusIndex = max(0, visibleIndex)
+        await prefetchImages(from: focusIndex, count: configuration.imagePrefetchCount)
         guard hasMore, visibleIndex >= count - configuration.prefetchThreshold - 1 else { return false }
         return try await loadMore() > 0
     }
@@ -83,7 +85,11 @@ extension InfiniteFeed {
             added += append(page)
         }
         evictIfNeeded()
-        schedulePrefetch()
+        // The background catalog load (low priority) walks pages for order, search and
+        // unseen posts; it warms no image and no next page. Images follow the reader
+        // (``prefetchImages(from:count:)``), so a 100,000-post catalog never downloads
+        // 100,000 images the reader may never reach.
+        if priority != .low { schedulePrefetch() }
         return added
     }
 

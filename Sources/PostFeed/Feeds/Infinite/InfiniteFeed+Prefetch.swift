@@ -18,4 +18,21 @@ extension InfiniteFeed {
         pagePrefetch = PagePrefetch(
             key: nextKey, repository: repository, images: pageImages, imageLimit: configuration.imagePrefetchCount, logger: logger)
     }
+
+    /// Prefetches, at low priority, the images of the `count` resident posts from index
+    /// `first` on: a reader ahead of the loads (the catalog loaded in the background) still
+    /// finds the next screen's images cached. Posts not resident, cached images and images
+    /// already loading cost nothing. Returns how many URLs were handed to the pipeline.
+    @discardableResult
+    public func prefetchImages(from first: Int, count: Int) async -> Int {
+        guard let images, count > 0, first >= 0 else { return 0 }
+        let end = PlaceConverter.saturatingAdd(first, count)
+        var urls: [URL] = []
+        for index in first..<max(first, min(end, self.count)) {
+            if let post = post(at: index), let url = repository.backend.imageURL(for: post) { urls.append(url) }
+        }
+        // Registered with the pipeline before this returns, so `finishPrefetching()` waits for them.
+        if !urls.isEmpty { await images.prefetch(urls) }
+        return urls.count
+    }
 }
