@@ -46,13 +46,4 @@ extension FeedClient {
             return results
         }
     }
-
-    /// Starts loading the images of `posts` into the caches at low priority and returns at
-    /// once: what a reader will see next (the next screen) is cached before they get there.
-    /// Cached images and images already loading cost nothing.
-    public func prefetchImages(for posts: [Post]) async {
-        let urls = posts.compactMap { backend.imageURL(for: $0) }
-        guard !urls.isEmpty else { return }
-        await images.prefetch(urls)
-    }
 }
