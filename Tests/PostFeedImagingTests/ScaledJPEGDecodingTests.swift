@@ -9,21 +9,6 @@ import PostFeedImaging
 @Suite struct ScaledJPEGDecodingTests {
     let decoder = ImageDecoder()
 
-    static func jpeg(_ image: RGBAImage, subsampling: TJSAMP) -> Data {
-        guard let handle = tjInitCompress() else { return Data() }
-        defer { tjDestroy(handle) }
-        var output: UnsafeMutablePointer<UInt8>? = nil
-        var size: UInt = 0
-        let status = image.pixels.withUnsafeBufferPointer { pixels in
-            tjCompress2(handle, pixels.baseAddress, Int32(image.width), Int32(image.bytesPerRow),
-                        Int32(image.height), Int32(TJPF_RGBA.rawValue), &output, &size,
-                        Int32(subsampling.rawValue), 85, 0)
-        }
-        guard status == 0, let output else { return Data() }
-        defer { tjFree(output) }
-        return Data(bytes: output, count: Int(size))
-    }
-
     @Test(arguments: [
         (PixelSize(width: 320, height: 160), "symbols box"), (PixelSize(width: 400, height: 400), "kitty box"),
         (PixelSize(width: 97, height: 55), "odd box"), (PixelSize(width: 2000, height: 2000), "larger than the image"),
@@ -31,7 +16,7 @@ import PostFeedImaging
     func previewsMatchTheGeneralPath(box: PixelSize, _ name: String) throws {
         let source = TestImages.gradient(width: 1600, height: 1200, seed: 3)
         for subsampling in [TJSAMP_420, TJSAMP_444, TJSAMP_GRAY] {
-            let jpeg = Self.jpeg(source, subsampling: subsampling)
+            let jpeg = TestImages.jpeg(source, subsampling: subsampling)
             let preview = try decoder.decode(jpeg, fittingIn: box)
             let general = AreaDownscaler.downscale(try decoder.decode(jpeg, atLeast: box), fittingIn: box)
             #expect(preview == general, "\(name), subsampling \(subsampling.rawValue)")

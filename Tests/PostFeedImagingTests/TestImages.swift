@@ -24,7 +24,7 @@ enum TestImages {
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
-    static func jpeg(_ image: RGBAImage, quality: Int32 = 85) -> Data {
+    static func jpeg(_ image: RGBAImage, quality: Int32 = 85, subsampling: TJSAMP = TJSAMP_420) -> Data {
         guard let handle = tjInitCompress() else { return Data() }
         defer { tjDestroy(handle) }
         var output: UnsafeMutablePointer<UInt8>? = nil
@@ -32,7 +32,7 @@ enum TestImages {
         let status = image.pixels.withUnsafeBufferPointer { pixels in
             tjCompress2(handle, pixels.baseAddress, Int32(image.width), Int32(image.bytesPerRow),
                         Int32(image.height), Int32(TJPF_RGBA.rawValue), &output, &size,
-                        Int32(TJSAMP_420.rawValue), quality, 0)
+                        Int32(subsampling.rawValue), quality, 0)
         }
         guard status == 0, let output else { return Data() }
         defer { tjFree(output) }

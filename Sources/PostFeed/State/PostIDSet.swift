@@ -52,6 +52,12 @@ public struct PostIDSet: Sendable, Hashable, ExpressibleByArrayLiteral, CustomSt
 
     /// `true` when `id` is in the set. O(log n) in the number of ranges.
     public func contains(_ id: Int) -> Bool {
+        let low = firstRange(endingAtOrAfter: id)
+        return low < ranges.count && ranges[low].contains(id)
+    }
+
+    /// The index of the first range whose upper bound is `id` or more (binary search).
+    private func firstRange(endingAtOrAfter id: Int) -> Int {
         var low = 0
         var high = ranges.count
         while low < high {
@@ -62,7 +68,7 @@ public struct PostIDSet: Sendable, Hashable, ExpressibleByArrayLiteral, CustomSt
                 high = middle
             }
         }
-        return low < ranges.count && ranges[low].contains(id)
+        return low
     }
 
     /// Adds one id.
@@ -79,16 +85,7 @@ public struct PostIDSet: Sendable, Hashable, ExpressibleByArrayLiteral, CustomSt
 
     /// Removes `id`, splitting the range that holds it.
     public mutating func remove(_ id: Int) {
-        var low = 0
-        var high = ranges.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ranges[middle].upperBound < id {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
+        let low = firstRange(endingAtOrAfter: id)
         guard low < ranges.count, ranges[low].contains(id) else { return }
         let range = ranges[low]
         // `id - 1` and `id + 1` stay in bounds: `id` is strictly inside the range's side kept.
