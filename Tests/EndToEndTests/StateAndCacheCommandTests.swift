@@ -113,7 +113,8 @@ struct StateAndCacheCommandTests {
 
             // Then
             #expect(run.succeeded, "\(run)")
-            #expect(run.outputLines.first?.hasPrefix("removed \(images) images and \(pages) pages") == true, "\(run)")
+            let said = "removed \(images) image\(images == 1 ? "" : "s"), \(pages) page\(pages == 1 ? "" : "s") and 0 thumbnails;"
+            #expect(run.outputLines.first?.hasPrefix(said) == true, "\(run)")
             #expect(sandbox.cacheEntries(in: sandbox.imageCacheDirectory).isEmpty)
             #expect(sandbox.cacheEntries(in: sandbox.pageCacheDirectory).isEmpty)
             #expect(sandbox.stateSnapshot() == state)

@@ -128,13 +128,20 @@ struct CacheCommand: AsyncParsableCommand {
                 cleared[name] = before
             }
             if options.json { return try JSONOutput.print(["removed": cleared]) }
-            print("removed \(cleared["ImageCache"] ?? 0) images and \(cleared["PageCache"] ?? 0) pages and \(cleared["ThumbnailCache"] ?? 0) thumbnails; \(options.location.state.path) kept")
+            let (images, pages, thumbnails) = (cleared["ImageCache"] ?? 0, cleared["PageCache"] ?? 0, cleared["ThumbnailCache"] ?? 0)
+            print("removed \(CacheCommand.counted(images, "image")), \(CacheCommand.counted(pages, "page")) and "
+                + "\(CacheCommand.counted(thumbnails, "thumbnail")); \(options.location.state.path) kept")
         }
     }
 
     /// "1 entry", "2 entries": the count with its noun, for the per-cache lines.
     static func entries(_ count: Int) -> String {
         "\(count) entr\(count == 1 ? "y" : "ies")"
+    }
+
+    /// "1 image", "2 images": `count` with `noun`, plural unless one.
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }
 
