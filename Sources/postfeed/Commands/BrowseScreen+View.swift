@@ -149,7 +149,7 @@ extension BrowseScreen {
         // next one's are prefetched at low priority (cached ones cost nothing).
         let ahead = min(viewCount, PlaceConverter.saturatingAdd(end, request.visibleCount))
         if let order {
-            for position in top..<max(top, ahead) { await feed.prefetchImages(from: order[position], count: 1) }
+            await feed.prefetchImages(at: order[top..<max(top, ahead)])
         } else {
             await feed.prefetchImages(from: top, count: max(0, ahead - top))
         }

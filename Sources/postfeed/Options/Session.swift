@@ -22,16 +22,11 @@ struct Session {
         // --verbose: the library's counters added up in process, one summary line at exit.
         let summary = options.verbose ? RunSummaryMetrics() : nil
         let session = try await open(options, metrics: summary, configure: configure)
-        do {
-            let result = try await body(session.client)
-            await session.close()
-            summary.map { Terminal.note("postfeed: \($0.summary())") }
-            return result
-        } catch {
-            await session.close()
-            summary.map { Terminal.note("postfeed: \($0.summary())") }
-            throw error
-        }
+        let result: Result<T, any Error>
+        do { result = .success(try await body(session.client)) } catch { result = .failure(error) }
+        await session.close()
+        summary.map { Terminal.note("postfeed: \($0.summary())") }
+        return try result.get()
     }
 
     private static func open(

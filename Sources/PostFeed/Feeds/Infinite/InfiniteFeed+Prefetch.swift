@@ -25,12 +25,17 @@ extension InfiniteFeed {
     /// already loading cost nothing. Returns how many URLs were handed to the pipeline.
     @discardableResult
     public func prefetchImages(from first: Int, count: Int) async -> Int {
-        guard let images, count > 0, first >= 0 else { return 0 }
-        let end = PlaceConverter.saturatingAdd(first, count)
-        var urls: [URL] = []
-        for index in first..<max(first, min(end, self.count)) {
-            if let post = post(at: index), let url = repository.backend.imageURL(for: post) { urls.append(url) }
-        }
+        guard count > 0, first >= 0 else { return 0 }
+        let end = min(PlaceConverter.saturatingAdd(first, count), self.count)
+        return await prefetchImages(at: first..<max(first, end))
+    }
+
+    /// ``prefetchImages(from:count:)`` for posts at any global `indices` (a view in
+    /// another order, such as browse's popularity order), handed to the pipeline at once.
+    @discardableResult
+    public func prefetchImages(at indices: some Sequence<Int>) async -> Int {
+        guard let images else { return 0 }
+        let urls = indices.compactMap { post(at: $0).flatMap(repository.backend.imageURL(for:)) }
         // Registered with the pipeline before this returns, so `finishPrefetching()` waits for them.
         if !urls.isEmpty { await images.prefetch(urls) }
         return urls.count
