@@ -1,7 +1,8 @@
 /// The `/test/…` routes, served when ``FixtureServerConfiguration/enablesTestRoutes`` is on
 /// (off by default). Like httpbin, they give the HTTP client's tests one exact behaviour each.
 /// Injected faults never apply to them. All answer `GET` (and `HEAD`); `/test/status` and
-/// `/test/headers` also answer `POST`, `PUT`, `PATCH` and `DELETE`. A bad parameter gives
+/// `/test/headers` also answer `POST`, `PUT`, `PATCH` and `DELETE`; `/test/revise` answers
+/// only `POST` and `PUT` (it changes what the server serves). A bad parameter gives
 /// `400` with an `APIErrorBody`.
 ///
 /// | route | behaviour |
@@ -19,6 +20,7 @@
 /// | `/test/headers` | `200` JSON `{"method":…,"path":…,"query":…,"headers":{name: value}}` (`query` is `null` without one), names lower-cased, repeats joined with `, `; `Host` included |
 /// | `/test/etag[?version=V][&maxAge=N][&bare304=1]` | body `etag test body, version V\n` (default V = 1), strong `ETag`, `Last-Modified: Wed, 01 May 2024 10:00:00 GMT`, `Cache-Control: public, max-age=N` (default 0); `304` on a matching `If-None-Match` (lists, `*`, weak compare) or `If-Modified-Since`, repeating those headers, or with `bare304=1` only the `ETag` |
 /// | `/test/requests` | `200` JSON `{"total":N,"pages":P,"images":I,"byPath":{path: count},"recent":["path?query",…]}`: the requests received so far, `/test/…` ones left out (`pages`: `/api/posts…`, `images`: `/images/…`) |
+/// | `/test/revise?ids=1,5-8` | `POST`/`PUT`: revises those posts of PostFeed's API (ids and ranges `first-last`): each title starts with its revision, `(revision N) `, N counting that post's revisions, so the pages and post holding them change body and `ETag` (a conditional request gets `200`, the other pages still `304`); `200` `{"revisions":{"1":1,…}}` |
 /// | `/test/flaky?key=K[&fail=N][&status=S][&retryAfter=R]` | the first `N` (default 1) requests for key `K` answer `S` (default 503, optional `Retry-After: R`), later ones `200` `{"key":K,"attempt":n}`; counts are per server |
 public enum FixtureTestRoutes {
     /// The deterministic bytes `/test/bytes`, `/test/truncate` and `/test/stall` send:

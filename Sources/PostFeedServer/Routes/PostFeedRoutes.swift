@@ -25,6 +25,7 @@ struct PostFeedRoutes {
             first.position = .page(1)
             page.response.posts = try PostFeedPage.make(query: first, posts: state.posts.posts).response.posts
         }
+        page.response.posts = state.revisions.applied(to: page.response.posts)
         let base = RequestURL(request: request, fallbackAuthority: state.boundAuthority.withLock { $0 })
         var link = LinkHeader()
         for relation in page.links {
@@ -48,7 +49,7 @@ struct PostFeedRoutes {
         guard let id = Int(text) else {
             throw APIError.badRequest("post id '\(text)' is not a whole number")
         }
-        guard let post = state.posts.post(id: id) else {
+        guard let post = state.posts.post(id: id).map(state.revisions.applied(to:)) else {
             throw APIError.notFound("post \(id) does not exist")
         }
         return CacheableResponse.make(

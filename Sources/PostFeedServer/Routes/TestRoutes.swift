@@ -21,6 +21,7 @@ struct TestRoutes {
         router.get("/test/flaky") { request, _ in try flaky(request) }
         router.get("/test/requests") { _, _ in requestCounts() }
         registerConnectionRoutes(on: router)
+        registerRevisionRoutes(on: router)
     }
 
     // MARK: Status and redirects

@@ -11,6 +11,8 @@ final class FixtureServerState: Sendable {
     /// The flavor's dataset, for every flavor but ``BackendFlavor/postFeed``.
     let peerData: PeerDataset?
     let requestLog = RequestLog()
+    /// Posts revised since start (`/test/revise`): their titles, bodies and `ETag`s changed.
+    let revisions = PostRevisions()
     let faults: FaultPlanner
     /// Requests seen so far per `/test/flaky` key.
     let flakyAttempts = Mutex<[String: Int]>([:])

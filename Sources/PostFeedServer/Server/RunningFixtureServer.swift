@@ -69,6 +69,16 @@ public struct RunningFixtureServer: Sendable {
     /// Sets every counter back to zero and empties ``recordedRequests``.
     public func resetRequestCounts() { state.requestLog.reset() }
 
+    // MARK: Content changes
+
+    /// Revises the posts `postIDs` (PostFeed's own API): each title gets its new revision
+    /// (`(revision 1) …`), so the pages holding them change body and `ETag`. The same as
+    /// `POST /test/revise?ids=…`. Returns every revised post's revision.
+    @discardableResult
+    public func revise(postIDs: some Sequence<Int>) -> [Int: Int] {
+        state.revisions.revise(postIDs)
+    }
+
     // MARK: Lifetime
 
     /// Starts a fixture server, runs `body` with it, then shuts the server down.
