@@ -46,6 +46,11 @@ public struct Page: Sendable, Equatable {
     }
     /// Served from the page cache without a request, or after a `304`.
     public var isFromCache: Bool
+    /// Served from the page cache past its freshness lifetime without asking the server
+    /// (a cache policy that uses any cached copy as it is): the server may have a newer
+    /// one, and loading the page again with the policy that revalidates expired copies
+    /// asks it. `false` for pages fetched or revalidated now, and for fresh cached ones.
+    public var isExpired = false
     /// Why the page is out of date: `offline`, `the network failed (cannot connect)`,
     /// `the server failed (HTTP 503)`; `nil` when it is not.
     public var staleReason: String?

@@ -15,11 +15,16 @@ struct PagePrefetch: Sendable {
 
     /// Starts warming page `key`; with `images`, the images of the page's first
     /// `imageLimit` posts follow it at low priority, so the next screen needs no request at all.
-    init(key: PageKey, repository: any PostRepository, images: ImagePipeline? = nil, imageLimit: Int = .max, logger: Logger) {
+    /// `cachePolicy` ``CachePolicy/cacheElseLoad`` warms only a page the cache lacks (a feed
+    /// that serves expired pages revalidates them once shown).
+    init(
+        key: PageKey, repository: any PostRepository, images: ImagePipeline? = nil, imageLimit: Int = .max,
+        cachePolicy: CachePolicy = .useCache, logger: Logger
+    ) {
         self.key = key
         self.task = Task {
             do {
-                let page = try await repository.page(key, cachePolicy: .useCache, priority: .normal)
+                let page = try await repository.page(key, cachePolicy: cachePolicy, priority: .normal)
                 if let images, !Task.isCancelled {
                     await images.prefetch(page.posts.prefix(max(0, imageLimit)).compactMap { repository.backend.imageURL(for: $0) })
                 }

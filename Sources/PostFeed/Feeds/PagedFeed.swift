@@ -22,24 +22,32 @@ public actor PagedFeed {
         /// Prefetch the images of the current page, and of the prefetched next page, at low
         /// priority. Default on.
         public var prefetchImages: Bool
+        /// Show a cached page at once whatever its age (``CachePolicy/cacheElseLoad`` for
+        /// every navigation under the default ``CachePolicy/useCache``; the network only for
+        /// pages the cache lacks), and queue those past their expiry for
+        /// ``PagedFeed/revalidateNextExpiredPage(priority:)``, which asks the server in the
+        /// background and replaces the page on screen when it changed. Default off: an
+        /// expired page is revalidated before it is shown, as `page` wants.
+        public var servesExpiredPages: Bool
 
-        /// Both prefetches are on unless turned off.
-        public init(prefetchNeighbour: Bool = true, prefetchImages: Bool = true) {
+        /// Both prefetches are on unless turned off; expired pages are revalidated first.
+        public init(prefetchNeighbour: Bool = true, prefetchImages: Bool = true, servesExpiredPages: Bool = false) {
             self.prefetchNeighbour = prefetchNeighbour
             self.prefetchImages = prefetchImages
+            self.servesExpiredPages = servesExpiredPages
         }
     }
 
     /// Where pages come from, read through its page cache.
     public nonisolated let repository: any PostRepository
     private let images: ImagePipeline?
-    private let configuration: Configuration
+    let configuration: Configuration
     private let logger: Logger
 
     /// The page on screen (1-based); 0 before the first load.
     public private(set) var currentPage = 0
     /// The posts of ``currentPage``.
-    public private(set) var posts: [Post] = []
+    public internal(set) var posts: [Post] = []
     /// Pages in all, when the backend said or the end was reached.
     public private(set) var totalPages: Int?
     /// Posts in the whole list, when the backend said.
@@ -48,7 +56,7 @@ public actor PagedFeed {
     public var isStale: Bool { staleReason != nil }
     /// Why the current page is out of date (offline, the network or the server failed);
     /// `nil` when it is not.
-    public private(set) var staleReason: String?
+    public internal(set) var staleReason: String?
     /// A navigation is loading its page (the latest one, when calls overlap); ``posts`` still
     /// shows the previous page.
     public private(set) var isLoading = false
@@ -60,7 +68,10 @@ public actor PagedFeed {
     /// its first page-size posts (see ``Page/sentPostCount``). `nil` normally.
     public private(set) var pageSizeWarning: String?
     /// Keys learnt so far, by page number (page 1 is always known).
-    private var keys: [Int: PageKey]
+    var keys: [Int: PageKey]
+    /// Pages shown from the cache past their expiry, oldest first, waiting for
+    /// ``revalidateNextExpiredPage(priority:)`` (``Configuration/servesExpiredPages``).
+    var expiredPages: [(number: Int, key: PageKey)] = []
     /// The neighbour page being warmed in the page cache, and its key.
     private var pagePrefetch: PagePrefetch?
     /// Counts navigations: only the latest one puts its page on screen.
@@ -106,9 +117,12 @@ public actor PagedFeed {
         let ticket = navigation
         isLoading = true
         defer { if ticket == navigation { isLoading = false } }
-        let page = try await fetch(number, cachePolicy: cachePolicy, priority: .high)
+        let page = try await fetch(number, cachePolicy: readPolicy(cachePolicy), priority: .high)
+        // A reload starts over from the network: what was queued came from the old cache.
+        if cachePolicy == .reload { expiredPages = [] }
         guard ticket == navigation else { return page }
         show(page, number: number)
+        noteExpired(page, number: number)
         prefetchAround(number)
         return page
     }
@@ -136,7 +150,7 @@ public actor PagedFeed {
     /// The last page: directly when the total is known, else by walking to the end.
     @discardableResult
     public func last() async throws(RepositoryError) -> Page {
-        if totalPages == nil { _ = try await fetch(1, cachePolicy: .useCache, priority: .high) }
+        if totalPages == nil { _ = try await fetch(1, cachePolicy: readPolicy(.useCache), priority: .high) }
         if let claimed = totalPages {
             do {
                 return try await goTo(page: claimed)
@@ -149,9 +163,10 @@ public actor PagedFeed {
         }
         var number = max(currentPage, 1)
         while true {
-            let page = try await fetch(number, cachePolicy: .useCache, priority: .high)
+            let page = try await fetch(number, cachePolicy: readPolicy(.useCache), priority: .high)
             if page.isLast || totalPages == number {
                 show(page, number: number)
+                noteExpired(page, number: number)
                 return page
             }
             number += 1
@@ -212,7 +227,7 @@ public actor PagedFeed {
             }
             known += 1
             // Pages walked through on the way are read through the cache like any other.
-            page = try await repository.page(nextKey, cachePolicy: known == number ? cachePolicy : .useCache, priority: priority)
+            page = try await repository.page(nextKey, cachePolicy: known == number ? cachePolicy : readPolicy(.useCache), priority: priority)
             learn(from: page, number: known)
         }
         return page
@@ -221,7 +236,9 @@ public actor PagedFeed {
     /// The error for page `number`, which does not exist: names the valid range when the
     /// page count is known or page 1 (usually cached) tells it; else `fallback`.
     private func pastTheEnd(_ number: Int, else fallback: RepositoryError) async -> RepositoryError {
-        if totalPages == nil, let first = try? await repository.page(repository.firstPageKey, cachePolicy: .useCache, priority: .high) {
+        if totalPages == nil,
+           let first = try? await repository.page(repository.firstPageKey, cachePolicy: readPolicy(.useCache), priority: .high)
+        {
             learn(from: first, number: 1)
         }
         guard let totalPages, number > totalPages else { return fallback }
@@ -245,7 +262,7 @@ public actor PagedFeed {
     /// `number`'s numbers. At this page size only page 1 exists. When page 1 cannot be
     /// read (offline and not cached), the page is shown, with the warning.
     private func refuseRepeatOfFirstPage(_ page: Page, number: Int) async throws(RepositoryError) {
-        guard let first = try? await repository.page(repository.firstPageKey, cachePolicy: .useCache, priority: .high),
+        guard let first = try? await repository.page(repository.firstPageKey, cachePolicy: readPolicy(.useCache), priority: .high),
               first.posts.map(\.id) == page.posts.map(\.id)
         else { return }
         learn(from: first, number: 1)
@@ -268,7 +285,7 @@ public actor PagedFeed {
         return repository.pageKey(forPageNumber: number)
     }
 
-    private func learn(from page: Page, number: Int) {
+    func learn(from page: Page, number: Int) {
         keys[number] = page.key
         // Numbers come from the reader (any page up to Int.max) and the network: no trap.
         var loops = false
@@ -305,7 +322,8 @@ public actor PagedFeed {
         }
         guard configuration.prefetchNeighbour, hasNext, number < Int.max, let nextKey = knownOrComputedKey(for: number + 1) else { return }
         pagePrefetch = PagePrefetch(
-            key: nextKey, repository: repository, images: configuration.prefetchImages ? images : nil, logger: logger)
+            key: nextKey, repository: repository, images: configuration.prefetchImages ? images : nil,
+            cachePolicy: readPolicy(.useCache), logger: logger)
     }
 
     /// Waits for the prefetch of the next page and its images (and of the current page's

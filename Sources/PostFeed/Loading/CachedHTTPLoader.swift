@@ -237,6 +237,16 @@ final class CachedHTTPLoader: Sendable {
         state.withLock { state in state.fetchedAt = state.fetchedAt.filter { !$0.key.hasPrefix(name + "\n") } }
     }
 
+    /// Whether `entry`, read from `cache` under `key`, is past its expiry and was not
+    /// fetched or revalidated by this loader within ``reuseWindow``: what
+    /// ``CachePolicy/useCache`` would revalidate.
+    func isOutdated(_ entry: DiskCacheEntry, forKey key: String, in cache: some ResponseCache) async -> Bool {
+        let now = now()
+        guard entry.isExpired(at: now) else { return false }
+        let generation = await cache.generation()
+        return !fetchedRecently(cache.name + "\n" + (generation.map { $0 + "\n" } ?? "") + key, now: now)
+    }
+
     private func fetchedRecently(_ flightKey: String, now: Date) -> Bool {
         guard let fetched = state.withLock({ $0.fetchedAt[flightKey] }) else { return false }
         return now.timeIntervalSince(fetched) < reuseWindow

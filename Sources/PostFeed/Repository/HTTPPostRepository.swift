@@ -197,6 +197,10 @@ public final class HTTPPostRepository: PostRepository {
                     entry.data, headers: PageCacheStore.headers(of: entry), url: url, key: key, start: cachedStart)
                 page.isFromCache = true
                 page.staleReason = stale
+                // Used as it is, whatever its age: say when it is past its expiry, so a
+                // feed can revalidate it in the background.
+                let usedAsIs = [.cacheElseLoad, .cacheOnly].contains(loader.effective(cachePolicy))
+                if usedAsIs { page.isExpired = await loader.isOutdated(entry, forKey: cacheKey, in: store) }
                 return page
             } catch {
                 // A cached body this description cannot read (its mapping changed since):

@@ -31,7 +31,10 @@ struct Browse: AsyncParsableCommand {
             right of the header; q quits at once, cancelling loads. After the first scroll
             the rest of the catalog loads in the background (its progress on the status
             line), so s orders across it. At most 10 pages stay in memory; pages scrolled
-            away come back from the page cache.
+            away come back from the page cache. Cached pages are on screen at once, however
+            old; those past their expiry are checked with the server in the background and
+            replaced when it has newer ones ("updated page 2" on the status line), the post
+            on top kept.
 
             Images (--images): the detail view draws the post's image above its text as it
             arrives (a failing image is one line saying why); the list draws thumbnails
@@ -63,7 +66,14 @@ struct Browse: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Session.run(backend, configure: { $0.infinite.maximumResidentPages = Self.residentPages }) { client in
+        // On a terminal, cached pages are shown at once whatever their age and revalidated in
+        // the background; piped keys keep `useCache` (each frame after its loads, as before).
+        let servesExpiredPages = isatty(STDIN_FILENO) == 1
+        try await Session.run(backend, configure: {
+            $0.infinite.maximumResidentPages = Self.residentPages
+            $0.infinite.servesExpiredPages = servesExpiredPages
+            $0.paged.servesExpiredPages = servesExpiredPages
+        }) { client in
             let terminal = RawTerminal()
             let count = rows ?? (terminal.isInteractive ? nil : 5)
             let (events, continuation) = AsyncStream<BrowseEvent>.makeStream()

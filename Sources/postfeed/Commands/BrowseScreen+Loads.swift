@@ -133,7 +133,7 @@ extension BrowseScreen {
             say("already refreshing…")
             return
         }
-        for job in [BrowseJob.more, .goTo, .page, .search] { cancel(job) }
+        for job in [BrowseJob.more, .goTo, .page, .search, .revalidate] { cancel(job) }
         pageTarget = nil
         let (client, mode) = (client, mode)
         start(.refresh, activity: "refreshing from the network…") { _ in

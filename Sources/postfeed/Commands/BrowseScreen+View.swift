@@ -28,6 +28,8 @@ private struct ViewRequest: Sendable {
     var mode: ListMode
     var top: Int
     var focus: Int?
+    /// A post to keep on top, when the feed still has it (after a page was replaced).
+    var focusPostID: Int?
     var visibleCount: Int
     var order: [Int]?
     var rebuild: Rebuild?
@@ -50,6 +52,8 @@ private struct ViewResult: Sendable {
     /// The order made again, when asked (`nil` inside: the feed as it is).
     var rebuilt: [Int]??
     var popularity: [Int: Double]?
+    /// Pages shown from the cache past their expiry, waiting to be checked with the server.
+    var expiredPages = 0
 }
 
 extension BrowseScreen {
@@ -58,7 +62,7 @@ extension BrowseScreen {
     /// end of what is loaded.
     func refreshView() {
         let request = ViewRequest(
-            mode: mode, top: top, focus: pendingFeedIndex, visibleCount: visibleCount, order: order,
+            mode: mode, top: top, focus: pendingFeedIndex, focusPostID: pendingPostID, visibleCount: visibleCount, order: order,
             rebuild: orderDirty
                 ? .init(byPopularity: byPopularity, unseenOnly: unseenOnly, hidden: earlierSeen ?? PostIDSet(),
                         kept: shownThisRun, popularity: popularity)
@@ -82,11 +86,13 @@ extension BrowseScreen {
         }
         if let popularity = result.popularity { self.popularity = popularity }
         pendingFeedIndex = nil
+        pendingPostID = nil
         top = result.top
         shown = result.view
         shownThisRun.formUnion(result.view.posts.map(\.id))
         loadMoreIfNeeded()
         loadThumbnails()
+        if result.expiredPages > 0 { startRevalidation() }
     }
 
     private static func read(_ request: ViewRequest, client: FeedClient) async throws -> ViewResult {
@@ -95,7 +101,8 @@ extension BrowseScreen {
             let feed = client.paged
             let posts = await feed.posts
             let page = await feed.currentPage
-            let top = min(max(0, request.top), max(0, posts.count - 1))
+            let kept = request.focusPostID.flatMap { id in posts.firstIndex { $0.id == id } }
+            let top = min(max(0, kept ?? request.top), max(0, posts.count - 1))
             let visible = Array(posts.dropFirst(top).prefix(request.visibleCount))
             let numbers = visible.indices.map {
                 PlaceConverter.position(page: page, indexInPage: top + $0, pageSize: request.pageSize)
@@ -103,15 +110,18 @@ extension BrowseScreen {
             let view = BrowseView(
                 top: top, posts: visible, numbers: numbers, loaded: posts.count, viewCount: posts.count,
                 total: await feed.totalCount, hasMore: await feed.hasNext, page: page, totalPages: await feed.totalPages)
-            return ViewResult(top: top, view: view, rebuilt: nil, popularity: nil)
+            return ViewResult(top: top, view: view, rebuilt: nil, popularity: nil, expiredPages: await feed.expiredPageCount)
         case .infinite:
-            return try await readInfinite(request, feed: client.infinite)
+            var result = try await readInfinite(request, feed: client.infinite)
+            result.expiredPages = await client.infinite.expiredPageCount
+            return result
         }
     }
 
     private static func readInfinite(_ request: ViewRequest, feed: InfiniteFeed) async throws -> ViewResult {
         var order = request.order
         var focus = request.focus
+        if focus == nil, let id = request.focusPostID { focus = await feed.index(ofPostID: id) }
         var rebuilt: [Int]??
         var popularity: [Int: Double]?
         if let rebuild = request.rebuild {

@@ -19,7 +19,7 @@ enum BrowseEvent: Sendable {
 
 /// The kinds of work `browse` runs off its loop, at most one of each at a time.
 enum BrowseJob: Int, Hashable, Sendable, Comparable {
-    case open, refresh, goTo, page, more, search, detail, preview, view, thumbnails, poll
+    case open, refresh, goTo, page, more, search, detail, preview, view, thumbnails, revalidate, poll
 
     static func < (lhs: BrowseJob, rhs: BrowseJob) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -59,6 +59,9 @@ final class BrowseScreen {
     var top = 0
     /// A feed index to put on top when the next view arrives (after `g`, a search, a refresh).
     var pendingFeedIndex: Int?
+    /// A post to keep on top when the next view arrives (a page replaced by a fresher copy);
+    /// when it is gone, the top stays at the same position.
+    var pendingPostID: Int?
     /// What is on screen, as the last view job read it.
     var shown = BrowseView()
     /// Infinite with `s` or `u`: the feed indices shown, in order; `nil` shows the feed.

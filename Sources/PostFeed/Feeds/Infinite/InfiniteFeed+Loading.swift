@@ -28,6 +28,7 @@ extension InfiniteFeed {
         await repository.invalidateCachedPages()
         generation += 1
         segments = []
+        expiredPages = []
         knownIDs = KnownPostIDs()
         nextKey = first.nextKey
         totalCount = first.totalCount ?? totalCount
@@ -56,7 +57,7 @@ extension InfiniteFeed {
             }
             let page: Page
             do {
-                page = try await repository.page(key, cachePolicy: .useCache, priority: priority)
+                page = try await repository.page(key, cachePolicy: readPolicy, priority: priority)
             } catch where error.code == .pageOutOfRange {
                 try Self.checkCancellation(page: key)
                 guard generation == listGeneration else { continue }
@@ -83,6 +84,7 @@ extension InfiniteFeed {
             }
             nextKey = page.nextKey
             added += append(page)
+            noteExpired(page)
         }
         evictIfNeeded()
         // The background catalog load (low priority) walks pages for order, search and

@@ -16,7 +16,8 @@ extension InfiniteFeed {
         guard configuration.prefetchNextPage, let nextKey else { return }
         let pageImages = configuration.imagePrefetchCount > 0 ? images : nil
         pagePrefetch = PagePrefetch(
-            key: nextKey, repository: repository, images: pageImages, imageLimit: configuration.imagePrefetchCount, logger: logger)
+            key: nextKey, repository: repository, images: pageImages, imageLimit: configuration.imagePrefetchCount,
+            cachePolicy: readPolicy, logger: logger)
     }
 
     /// Prefetches, at low priority, the images of the `count` resident posts from index

@@ -34,6 +34,7 @@ extension InfiniteFeed {
     /// ``posts(in:)`` (page cache first).
     public func restore(_ snapshot: Snapshot, hiddenPostIDs: PostIDSet = PostIDSet()) {
         generation += 1
+        expiredPages = []
         segments = snapshot.segments.map {
             var segment = $0
             segment.posts = nil

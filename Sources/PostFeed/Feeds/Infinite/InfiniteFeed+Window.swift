@@ -6,17 +6,24 @@ extension InfiniteFeed {
         let key = segments[position].key
         let listGeneration = generation
         let page: Page
-        do {
-            // Pages coming back into the window (or restored) are read as they were cached,
-            // expired or not: no network, and not a failure worth reporting.
-            page = try await repository.page(key, cachePolicy: .cacheOnly, priority: .high)
-        } catch where error.code == .notCached {
-            page = try await repository.page(key, cachePolicy: .useCache, priority: .high)
-            if let reason = page.staleReason, generation == listGeneration { staleReason = reason }
+        if configuration.servesExpiredPages {
+            // The cached copy whatever its age, the network only when there is none; an
+            // expired copy is queued for revalidation below.
+            page = try await repository.page(key, cachePolicy: .cacheElseLoad, priority: .high)
+        } else {
+            do {
+                // Pages coming back into the window (or restored) are read as they were cached,
+                // expired or not: no network, and not a failure worth reporting.
+                page = try await repository.page(key, cachePolicy: .cacheOnly, priority: .high)
+            } catch where error.code == .notCached {
+                page = try await repository.page(key, cachePolicy: .useCache, priority: .high)
+                if let reason = page.staleReason, generation == listGeneration { staleReason = reason }
+            }
         }
         // While the page loaded, the list may have been replaced (refresh, restore), or
         // another reader made the same page resident.
         guard generation == listGeneration, segments[position].posts == nil else { return }
+        noteExpired(page)
         // Keep the ids recorded when the page was first loaded, in their order; posts deleted
         // upstream since then leave the list (the reader's anchor moves to a neighbour).
         let byID = Dictionary(page.posts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -16,6 +16,9 @@ import PostFeedHTTP
 ///   their posts in memory; the others keep their key and ids and come back from the page
 ///   cache when the reader scrolls back, so memory stays bounded however far one scrolls.
 /// - **Refresh** goes back to page 1 from the network; if it fails, the old content stays.
+/// - **Cached at once** (``Configuration/servesExpiredPages``): cached pages are used
+///   whatever their age, and ``revalidateNextExpiredPage(priority:)`` asks the server for
+///   the expired ones in the background, replacing a page that changed.
 ///
 /// Indices are global: index 0 is the first post loaded, whatever the window holds.
 public actor InfiniteFeed {
@@ -60,6 +63,9 @@ public actor InfiniteFeed {
     var backgroundTask: Task<Void, Never>?
     /// The next page being warmed in the page cache, and its key.
     var pagePrefetch: PagePrefetch?
+    /// Pages served from the cache past their expiry, oldest first, waiting for
+    /// ``revalidateNextExpiredPage(priority:)`` (``Configuration/servesExpiredPages``).
+    var expiredPages: [PageKey] = []
 
     /// A feed at the start of `repository`'s list, nothing loaded yet. `images`, when given,
     /// prefetches the images of the posts about to be shown.

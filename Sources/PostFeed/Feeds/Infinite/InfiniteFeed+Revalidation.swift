@@ -1,0 +1,94 @@
+import PostFeedHTTP
+
+extension InfiniteFeed {
+    /// How pages are read: any cached copy at once with ``Configuration/servesExpiredPages``,
+    /// else revalidating an expired one first.
+    var readPolicy: CachePolicy { configuration.servesExpiredPages ? .cacheElseLoad : .useCache }
+
+    /// Pages served from the cache past their expiry and not revalidated yet.
+    public var expiredPageCount: Int { expiredPages.count }
+
+    /// Queues `page` for revalidation when it was served expired (and not because the
+    /// network failed or the client is offline: that page already says why it is stale).
+    func noteExpired(_ page: Page) {
+        guard configuration.servesExpiredPages, page.isExpired, !page.isStale, !expiredPages.contains(page.key) else { return }
+        expiredPages.append(page.key)
+    }
+
+    /// Asks the server about one page served from the cache past its expiry
+    /// (``Configuration/servesExpiredPages``), the one nearest the reader's focus first, with
+    /// a conditional request. Returns `nil` when none is waiting (or the caller was
+    /// cancelled: the page stays queued).
+    ///
+    /// - A `304` refreshes the cached copy's expiry: ``PageRevalidation/Outcome/unchanged``.
+    /// - A changed page replaces the page's posts in the feed (resident or not; duplicates
+    ///   of other pages and hidden posts left out as when it was loaded, posts gone upstream
+    ///   leave the list): ``PageRevalidation/Outcome/replaced``. Indices after it move when
+    ///   its post count changed; find the reader's post again with ``index(ofPostID:)``.
+    /// - When the server cannot be asked, the cached posts stay, ``staleReason`` says why,
+    ///   and so does ``PageRevalidation/Outcome/failed(_:)``.
+    ///
+    /// A page whose list was replaced meanwhile (``refresh()``, ``restore(_:hiddenPostIDs:)``)
+    /// is `.unchanged`: it belongs to no list now. Call it in a loop in a background task;
+    /// cancel the task to stop.
+    public func revalidateNextExpiredPage(priority: HTTPPriority = .normal) async -> PageRevalidation? {
+        guard !Task.isCancelled, let key = takeExpiredPage() else { return nil }
+        let listGeneration = generation
+        let page: Page
+        do {
+            page = try await repository.page(key, cachePolicy: .useCache, priority: priority)
+        } catch where error.code == .cancelled {
+            if generation == listGeneration, !expiredPages.contains(key) { expiredPages.insert(key, at: 0) }
+            return nil
+        } catch {
+            guard generation == listGeneration else { return PageRevalidation(key: key, number: nil, outcome: .unchanged) }
+            staleReason = error.message
+            return PageRevalidation(key: key, number: pageNumber(of: key, page: nil), outcome: .failed(error.message))
+        }
+        guard generation == listGeneration else { return PageRevalidation(key: key, number: page.number, outcome: .unchanged) }
+        let number = pageNumber(of: key, page: page)
+        if let reason = page.staleReason {
+            staleReason = reason
+            return PageRevalidation(key: key, number: number, outcome: .failed(reason))
+        }
+        return PageRevalidation(key: key, number: number, outcome: replace(key, with: page) ? .replaced : .unchanged)
+    }
+
+    /// Removes and returns the queued page nearest the focus.
+    private func takeExpiredPage() -> PageKey? {
+        guard !expiredPages.isEmpty else { return nil }
+        let focus = locate(focusIndex)?.segment ?? 0
+        let positions = Dictionary(segments.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let nearest = expiredPages.indices.min { first, second in
+            abs((positions[expiredPages[first]] ?? Int.max / 2) - focus) < abs((positions[expiredPages[second]] ?? Int.max / 2) - focus)
+        } ?? 0
+        return expiredPages.remove(at: nearest)
+    }
+
+    /// The page's number: its own, else its place among the loaded pages.
+    private func pageNumber(of key: PageKey, page: Page?) -> Int? {
+        page?.number ?? segments.firstIndex { $0.key == key }.map { $0 + 1 }
+    }
+
+    /// Puts `page`'s posts in place of those loaded from `key`; returns whether anything the
+    /// feed holds changed.
+    private func replace(_ key: PageKey, with page: Page) -> Bool {
+        guard let position = segments.firstIndex(where: { $0.key == key }) else { return false }
+        let old = segments[position]
+        var others = knownIDs
+        others.subtract(old.listedPostIDs)
+        let listed = page.posts.filter { !others.contains($0.id) }
+        var shown = listed
+        if configuration.unseenOnly { shown.removeAll { hiddenPostIDs.contains($0.id) } }
+        let changed = old.posts.map { $0 != shown } ?? (old.postIDs != shown.map(\.id))
+        guard changed else { return false }
+        knownIDs.subtract(old.listedPostIDs)
+        knownIDs.formUnion(listed.map(\.id))
+        var segment = Segment(key: key, postIDs: shown.map(\.id), listedPostIDs: listed.map(\.id))
+        // A page out of the window stays out: its newer copy is in the page cache.
+        segment.posts = old.isResident ? shown : nil
+        segments[position] = segment
+        if let total = page.totalCount { totalCount = total }
+        return true
+    }
+}

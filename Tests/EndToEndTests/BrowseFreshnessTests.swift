@@ -1,0 +1,85 @@
+import Foundation
+import PostFeedServer
+import Testing
+
+/// `browse` never frozen by a slow server when the page cache holds the pages: the cached
+/// posts are on screen at once whatever their age, and replaced when the server's fresher
+/// copy arrives, the highlighted post kept. In a real terminal (tmux).
+@Suite("postfeed browse: cached posts at once, fresher ones after (tmux)", .serialized, .enabled(if: TmuxPane.isAvailable, "needs tmux"))
+struct BrowseFreshnessTests {
+    /// The slow server's latency: far longer than drawing a cached page takes.
+    private static let latency = Duration.milliseconds(3000)
+
+    /// Post 1's title in `Fixtures/posts.json`.
+    private static func firstTitle() throws -> String {
+        let data = try Data(contentsOf: FixtureLocator.fixturesDirectory().appendingPathComponent("posts.json"))
+        let posts = try JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        return try #require(posts?.first?["title"] as? String)
+    }
+
+    /// The list line of post 1 (the first entry, under the header and its rule) with `title`.
+    private static func showsFirstPost(titled title: String, _ lines: [String]) -> Bool {
+        lines.count > 2 && lines[2].hasPrefix("   1. \(title)")
+    }
+
+    private func startBrowse(in pane: TmuxPane, sandbox: Sandbox, baseURL: URL) throws {
+        let binary = try PostfeedProcess.executable().path
+        try pane.type("rm -f browse.status; clear", enter: true)
+        try pane.type(
+            "\(binary) browse --base-url \(baseURL.absoluteString) --cache-dir \(sandbox.cacheRoot.path)"
+                + "; echo \"exit $?\" > browse.status",
+            enter: true)
+    }
+
+    /// Waits for the first entry titled `old`, then for it titled `new`: the old one must be
+    /// on screen first, and the updated post must be the highlighted one, with the status
+    /// line saying what was updated. Then quits.
+    private func expectOldThenNew(
+        _ pane: TmuxPane, sandbox: Sandbox, old: String, new: String, mode: String
+    ) async throws {
+        let first = try await pane.waitForScreen { $0.count > 2 && $0[2].hasPrefix("   1. ") }
+        try #require(first.ok, "\(first.screen.joined(separator: "\n"))")
+        #expect(Self.showsFirstPost(titled: old, first.screen), "\(mode): the cached post first\n\(first.screen.joined(separator: "\n"))")
+        #expect(first.screen[0].contains("PostFeed · \(mode)"), "\(first.screen.joined(separator: "\n"))")
+
+        let updated = try await pane.waitForScreen { Self.showsFirstPost(titled: new, $0) }
+        #expect(updated.ok, "\(mode): the fresher post never came\n\(updated.screen.joined(separator: "\n"))")
+        #expect(updated.screen.last?.contains("updated page 1") == true, "\(updated.screen.joined(separator: "\n"))")
+        let styled = try pane.screen(escapes: true)
+        #expect(styled[2].contains("\u{1B}[7m") && styled[2].contains(new), "the highlighted post: \(styled[2])")
+
+        try pane.type("q")
+        let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+        #expect(status == "exit 0\n", "\(status ?? "no status")")
+    }
+
+    @Test("an expired cache behind a slow server: the cached title at once, then the revised one on the same highlighted post; infinite and paged")
+    func cachedThenFresher() async throws {
+        let sandbox = try Sandbox()
+        let title = try Self.firstTitle()
+        // Given: page 1 cached by an earlier run, expired at once (max-age=0)
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(pageMaxAge: 0)) { server in
+            let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
+            #expect(warm.succeeded, "\(warm)")
+            return server.port
+        }
+        // Given: the same server back, slow, with post 1 revised since
+        let slow = FixtureServerConfiguration(port: port, faults: FaultInjection(latency: Self.latency), pageMaxAge: 0)
+        try await RunningFixtureServer.withRunning(slow) { server in
+            server.revise(postIDs: [1])
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+
+            // When / Then: infinite mode
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
+            try await expectOldThenNew(pane, sandbox: sandbox, old: title, new: "(revision 1) \(title)", mode: "infinite")
+
+            // When / Then: paged mode, with post 1 revised again
+            let switched = try await sandbox.run(["mode", "paged"], against: server)
+            #expect(switched.succeeded, "\(switched)")
+            server.revise(postIDs: [1])
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
+            try await expectOldThenNew(
+                pane, sandbox: sandbox, old: "(revision 1) \(title)", new: "(revision 2) \(title)", mode: "paged")
+        }
+    }
+}

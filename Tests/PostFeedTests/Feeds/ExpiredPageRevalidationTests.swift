@@ -1,0 +1,176 @@
+import Foundation
+import PostFeed
+import PostFeedServer
+import Testing
+
+/// Cached content at once, fresher content after (`servesExpiredPages`): a feed opened over
+/// an expired page cache shows the cached pages without asking the server, then
+/// `revalidateNextExpiredPage()` asks it in the background and replaces what changed.
+/// Against the real fixture server, whose pages expire at once (`max-age=0`).
+@Suite("Feeds serving expired pages and revalidating them")
+struct ExpiredPageRevalidationTests {
+    /// The fixture server with pages that are expired as soon as cached.
+    private static let expiring = FixtureServerConfiguration(pageMaxAge: 0)
+
+    /// A client configuration that serves expired pages and prefetches nothing, so every
+    /// request the server sees is one the test asked for.
+    private static func configuration(
+        server: RunningFixtureServer, root: URL, servesExpiredPages: Bool = true
+    ) throws -> FeedClient.Configuration {
+        try FeedTestSupport.configuration(server: server, cacheRoot: root) { configuration in
+            configuration.infinite = InfiniteFeed.Configuration(
+                imagePrefetchCount: 0, prefetchNextPage: false, servesExpiredPages: servesExpiredPages)
+            configuration.paged = PagedFeed.Configuration(
+                prefetchNeighbour: false, prefetchImages: false, servesExpiredPages: servesExpiredPages)
+        }
+    }
+
+    /// Caches pages 1 and 2 (page size 10) with a client that has since gone.
+    private static func warm(_ server: RunningFixtureServer, root: URL) async throws {
+        try await FeedClient.withFeedClient(configuration(server: server, root: root, servesExpiredPages: false)) { client in
+            try await client.infinite.loadMore()
+            try await client.infinite.loadMore()
+        }
+    }
+
+    @Test("infinite: the expired cached pages at once with no request; then page 1 comes back revised, page 2 unchanged (304)")
+    func infiniteServesThenReplaces() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-infinite")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await RunningFixtureServer.withRunning(Self.expiring) { server in
+            // Given: pages 1 and 2 cached and expired
+            try await Self.warm(server, root: root)
+            server.resetRequestCounts()
+            try await FeedClient.withFeedClient(Self.configuration(server: server, root: root)) { client in
+                let feed = client.infinite
+
+                // When: the feed is opened
+                try await feed.loadMore()
+                try await feed.loadMore()
+
+                // Then: the cached posts, without a request
+                let cached = await feed.posts
+                #expect(cached.count == 20)
+                #expect(FeedTestSupport.listRequests(server) == 0)
+                #expect(await feed.expiredPageCount == 2)
+                let original = cached[0].title
+                #expect(!original.hasPrefix("(revision"))
+
+                // When: post 1 changes upstream, and the expired pages are revalidated
+                server.revise(postIDs: [1])
+                let first = await feed.revalidateNextExpiredPage()
+
+                // Then: page 1 (the reader's) first, replaced with the new title
+                #expect(first == PageRevalidation(key: .number(1), number: 1, outcome: .replaced))
+                let revised = await feed.posts
+                #expect(revised[0].title == "(revision 1) \(original)")
+                #expect(revised.map(\.id) == cached.map(\.id))
+                #expect(Array(revised.dropFirst()) == Array(cached.dropFirst()))
+                #expect(FeedTestSupport.listRequests(server) == 1)
+
+                // Then: page 2 is unchanged (a 304), and nothing is left
+                let second = await feed.revalidateNextExpiredPage()
+                #expect(second == PageRevalidation(key: .number(2), number: 2, outcome: .unchanged))
+                #expect(await feed.posts == revised)
+                #expect(FeedTestSupport.listRequests(server) == 2)
+                let none = await feed.revalidateNextExpiredPage()
+                #expect(none == nil)
+                #expect(await feed.isShowingStaleContent == false)
+            }
+        }
+    }
+
+    @Test("paged: the expired cached page at once with no request; revalidated, the page on screen is replaced")
+    func pagedServesThenReplaces() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-paged")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await RunningFixtureServer.withRunning(Self.expiring) { server in
+            try await Self.warm(server, root: root)
+            server.resetRequestCounts()
+            try await FeedClient.withFeedClient(Self.configuration(server: server, root: root)) { client in
+                let feed = client.paged
+
+                // When: page 2 then page 1 are shown
+                try await feed.goTo(page: 2)
+                try await feed.goTo(page: 1)
+
+                // Then: from the cache, no request
+                let cached = await feed.posts
+                #expect(FeedTestSupport.listRequests(server) == 0)
+                #expect(await feed.expiredPageCount == 2)
+
+                // When: post 1 and post 11 change upstream; revalidation
+                server.revise(postIDs: [1, 11])
+                let first = await feed.revalidateNextExpiredPage()
+
+                // Then: page 1, on screen, first: replaced
+                #expect(first == PageRevalidation(key: .number(1), number: 1, outcome: .replaced))
+                let posts = await feed.posts
+                #expect(posts[0].title == "(revision 1) \(cached[0].title)")
+                #expect(Array(posts.dropFirst()) == Array(cached.dropFirst()))
+
+                // Then: page 2 changed too but is not on screen: the newer copy waits in the cache
+                let second = await feed.revalidateNextExpiredPage()
+                #expect(second == PageRevalidation(key: .number(2), number: 2, outcome: .unchanged))
+                #expect(FeedTestSupport.listRequests(server) == 2)
+                try await feed.goTo(page: 2)
+                #expect(await feed.posts.first?.title.hasPrefix("(revision 1) ") == true)
+                #expect(FeedTestSupport.listRequests(server) == 2)
+                #expect(await feed.expiredPageCount == 0)
+            }
+        }
+    }
+
+    @Test("the server gone: the cached posts stay, and the revalidation says why")
+    func offlineKeepsContent() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-offline")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let configuration = try await RunningFixtureServer.withRunning(Self.expiring) { server in
+            try await Self.warm(server, root: root)
+            return try Self.configuration(server: server, root: root)
+        }
+        // The server is stopped now.
+        try await FeedClient.withFeedClient(configuration) { client in
+            let feed = client.infinite
+            try await feed.loadMore()
+            let cached = await feed.posts
+            #expect(cached.count == 10)
+
+            let result = await feed.revalidateNextExpiredPage()
+
+            guard case .failed(let reason) = result?.outcome else {
+                Issue.record("expected a failure, got \(String(describing: result))")
+                return
+            }
+            #expect(reason.contains("network failed"), "\(reason)")
+            #expect(await feed.posts == cached)
+            #expect(await feed.staleReason == reason)
+            #expect(await feed.revalidateNextExpiredPage() == nil)
+
+            // Paged too
+            try await client.paged.goTo(page: 1)
+            let paged = await client.paged.revalidateNextExpiredPage()
+            #expect(paged?.outcome == .failed(reason))
+            #expect(await client.paged.posts == cached)
+            #expect(await client.paged.staleReason == reason)
+        }
+    }
+
+    @Test("without servesExpiredPages an expired page is revalidated before it is used, and nothing is queued")
+    func defaultRevalidatesFirst() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-default")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await RunningFixtureServer.withRunning(Self.expiring) { server in
+            try await Self.warm(server, root: root)
+            server.revise(postIDs: [1])
+            server.resetRequestCounts()
+            try await FeedClient.withFeedClient(Self.configuration(server: server, root: root, servesExpiredPages: false)) { client in
+                try await client.infinite.loadMore()
+                #expect(await client.infinite.posts.first?.title.hasPrefix("(revision 1) ") == true)
+                #expect(FeedTestSupport.listRequests(server) == 1)
+                #expect(await client.infinite.expiredPageCount == 0)
+                #expect(await client.infinite.revalidateNextExpiredPage() == nil)
+            }
+        }
+    }
+}
