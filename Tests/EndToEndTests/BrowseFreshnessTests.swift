@@ -82,4 +82,32 @@ struct BrowseFreshnessTests {
                 pane, sandbox: sandbox, old: "(revision 1) \(title)", new: "(revision 2) \(title)", mode: "paged")
         }
     }
+
+    @Test("an expired cache and the server gone: the cached posts stay, the status line says they are cached and why")
+    func cachedWhenTheServerIsGone() async throws {
+        let sandbox = try Sandbox()
+        let title = try Self.firstTitle()
+        // Given: page 1 cached and expired, then the server stopped
+        let baseURL = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(pageMaxAge: 0)) { server in
+            let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
+            #expect(warm.succeeded, "\(warm)")
+            return server.baseURL
+        }
+        let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+
+        // When
+        try startBrowse(in: pane, sandbox: sandbox, baseURL: baseURL)
+
+        // Then: the cached posts, and why they are not checked
+        let cached = try await pane.waitForScreen { $0.last?.hasPrefix("showing cached posts: page 1 could not be checked") == true }
+        #expect(cached.ok, "\(cached.screen.joined(separator: "\n"))")
+        #expect(Self.showsFirstPost(titled: title, cached.screen), "\(cached.screen.joined(separator: "\n"))")
+        try pane.type("l")
+        let whole = try await pane.waitForScreen { $0.joined(separator: " ").contains("network failed") }
+        #expect(whole.ok, "\(whole.screen.joined(separator: "\n"))")
+        try pane.type("x")
+        try pane.type("q")
+        let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+        #expect(status == "exit 0\n", "\(status ?? "no status")")
+    }
 }
