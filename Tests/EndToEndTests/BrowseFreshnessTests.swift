@@ -83,6 +83,34 @@ struct BrowseFreshnessTests {
         }
     }
 
+    @Test("q while the expired page is being checked quits without waiting for the server, and saves")
+    func quitWhileChecking() async throws {
+        let sandbox = try Sandbox()
+        let title = try Self.firstTitle()
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(pageMaxAge: 0)) { server in
+            let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
+            #expect(warm.succeeded, "\(warm)")
+            return server.port
+        }
+        // A server slower than the wait for browse's exit below: a q that waited for the
+        // check would not be out in time.
+        let verySlow = FixtureServerConfiguration(port: port, faults: FaultInjection(latency: .seconds(30)), pageMaxAge: 0)
+        try await RunningFixtureServer.withRunning(verySlow) { server in
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
+            let checking = try await pane.waitForScreen {
+                Self.showsFirstPost(titled: title, $0) && $0.first?.contains("checking for newer posts") == true
+            }
+            #expect(checking.ok, "\(checking.screen.joined(separator: "\n"))")
+
+            try pane.type("q")
+
+            let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+            #expect(status == "exit 0\n", "\(status ?? "no status")")
+            #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 0)
+        }
+    }
+
     @Test("an expired cache and the server gone: the cached posts stay, the status line says they are cached and why")
     func cachedWhenTheServerIsGone() async throws {
         let sandbox = try Sandbox()
