@@ -173,4 +173,56 @@ struct ExpiredPageRevalidationTests {
             }
         }
     }
+
+    /// A fixtures folder whose `posts.json` lists posts `ids` (titles `Post N`, no images).
+    private static func fixtures(_ ids: [Int], in root: URL, named name: String) throws -> URL {
+        let directory = root.appendingPathComponent(name, isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let posts = ids.map { "{\"id\":\($0),\"title\":\"Post \($0)\",\"body\":\"\"}" }
+        try Data(("[" + posts.joined(separator: ",") + "]").utf8).write(to: directory.appendingPathComponent("posts.json"))
+        return directory
+    }
+
+    @Test("a post deleted upstream: page 1 comes back without it and takes post 11 from page 2; page 2 then takes post 21; each post once")
+    func deletedPostShiftsPages() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-shift")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let before = try Self.fixtures(Array(1...30), in: root, named: "before")
+        let after = try Self.fixtures([1] + Array(3...30), in: root, named: "after")
+        let cacheRoot = root.appendingPathComponent("cache", isDirectory: true)
+        // Given: pages 1 and 2 cached (posts 1–20), expired
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(fixturesDirectory: before, pageMaxAge: 0)) {
+            server in
+            try await Self.warm(server, root: cacheRoot)
+            return server.port
+        }
+        // Given: the same server with post 2 deleted
+        let changed = FixtureServerConfiguration(port: port, fixturesDirectory: after, pageMaxAge: 0)
+        try await RunningFixtureServer.withRunning(changed) { server in
+            try await FeedClient.withFeedClient(Self.configuration(server: server, root: cacheRoot)) { client in
+                let feed = client.infinite
+                try await feed.loadMore()
+                try await feed.loadMore()
+                #expect(await feed.loadedPostIDs == Array(1...20))
+
+                // When: page 1 is revalidated
+                let first = await feed.revalidateNextExpiredPage()
+
+                // Then: post 2 gone, post 11 moved up from page 2, nothing twice
+                #expect(first?.outcome == .replaced)
+                #expect(await feed.loadedPostIDs == [1] + Array(3...20))
+                #expect(await feed.index(ofPostID: 3) == 1)
+                #expect(await feed.posts.map(\.id) == [1] + Array(3...20))
+
+                // When: page 2 is revalidated
+                let second = await feed.revalidateNextExpiredPage()
+
+                // Then: post 21 joins it
+                #expect(second?.outcome == .replaced)
+                #expect(await feed.loadedPostIDs == [1] + Array(3...21))
+                #expect(await feed.posts.map(\.title).last == "Post 21")
+                #expect(await feed.count == 20)
+            }
+        }
+    }
 }

@@ -72,16 +72,32 @@ extension InfiniteFeed {
 
     /// Puts `page`'s posts in place of those loaded from `key`; returns whether anything the
     /// feed holds changed.
+    ///
+    /// A post the page now shares with a neighbouring page moved across the page boundary
+    /// upstream (posts added or removed before it): it moves to this page and leaves the
+    /// neighbour, so revalidating every page leaves each post once, where the server has it.
+    /// A post loaded on a page farther away stays there and is left out of this one.
     private func replace(_ key: PageKey, with page: Page) -> Bool {
         guard let position = segments.firstIndex(where: { $0.key == key }) else { return false }
         let old = segments[position]
         var others = knownIDs
         others.subtract(old.listedPostIDs)
-        let listed = page.posts.filter { !others.contains($0.id) }
+        let neighbours = [position - 1, position + 1].filter { segments.indices.contains($0) }
+        let neighbourIDs = Set(neighbours.flatMap { segments[$0].listedPostIDs })
+        let listed = page.posts.filter { !others.contains($0.id) || neighbourIDs.contains($0.id) }
         var shown = listed
         if configuration.unseenOnly { shown.removeAll { hiddenPostIDs.contains($0.id) } }
         let changed = old.posts.map { $0 != shown } ?? (old.postIDs != shown.map(\.id))
         guard changed else { return false }
+        let moving = neighbourIDs.intersection(listed.map(\.id))
+        for neighbour in neighbours where !moving.isDisjoint(with: segments[neighbour].listedPostIDs) {
+            let left = segments[neighbour]
+            var segment = Segment(
+                key: left.key, postIDs: left.postIDs.filter { !moving.contains($0) },
+                listedPostIDs: left.listedPostIDs.filter { !moving.contains($0) })
+            segment.posts = left.posts?.filter { !moving.contains($0.id) }
+            segments[neighbour] = segment
+        }
         knownIDs.subtract(old.listedPostIDs)
         knownIDs.formUnion(listed.map(\.id))
         var segment = Segment(key: key, postIDs: shown.map(\.id), listedPostIDs: listed.map(\.id))
