@@ -83,6 +83,49 @@ struct BrowseFreshnessTests {
         }
     }
 
+    @Test("a post deleted upstream while post #5 is on top: once page 1 is updated, post 5 is still the highlighted post, now #4")
+    func deletedPostKeepsTheReadersPost() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        let file = fixtures.directory.appendingPathComponent("posts.json")
+        let posts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
+        let fifth = try #require(posts[4]["title"] as? String)
+        // Given: page 1 cached (expired at once), post #5 on top
+        let port = try await RunningFixtureServer.withRunning(
+            FixtureServerConfiguration(fixturesDirectory: fixtures.directory, pageMaxAge: 0)
+        ) { server in
+            let warm = try await sandbox.run(["browse"], against: server, standardInput: Data("jjjjq".utf8))
+            #expect(warm.succeeded, "\(warm)")
+            return server.port
+        }
+        #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 4)
+        // Given: post 2 deleted upstream, the server slow
+        let remaining = posts.filter { ($0["id"] as? Int) != 2 }
+        try JSONSerialization.data(withJSONObject: remaining).write(to: file)
+        let slow = FixtureServerConfiguration(
+            port: port, fixturesDirectory: fixtures.directory, faults: FaultInjection(latency: Self.latency), pageMaxAge: 0)
+        try await RunningFixtureServer.withRunning(slow) { server in
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
+
+            // Then: the cached page at once, post #5 on top
+            let cached = try await pane.waitForScreen { $0.count > 2 && $0[2].hasPrefix("   5. ") }
+            #expect(cached.ok && cached.screen[2].hasPrefix("   5. \(fifth)"), "\(cached.screen.joined(separator: "\n"))")
+
+            // Then: updated, post 5 still on top and highlighted, numbered 4 now
+            let updated = try await pane.waitForScreen { $0.last?.contains("updated page 1") == true }
+            #expect(updated.ok, "\(updated.screen.joined(separator: "\n"))")
+            let moved = try await pane.waitForScreen { $0.count > 2 && $0[2].hasPrefix("   4. \(fifth)") }
+            #expect(moved.ok, "\(moved.screen.joined(separator: "\n"))")
+            let styled = try pane.screen(escapes: true)
+            #expect(styled[2].contains("\u{1B}[7m") && styled[2].contains(fifth), "the highlighted post: \(styled[2])")
+
+            try pane.type("q")
+            let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+            #expect(status == "exit 0\n", "\(status ?? "no status")")
+        }
+    }
+
     @Test("q while the expired page is being checked quits without waiting for the server, and saves")
     func quitWhileChecking() async throws {
         let sandbox = try Sandbox()
