@@ -1,5 +1,6 @@
 import Foundation
 import PostFeedCache
+import PostFeedHTTP
 
 /// The shared tier (Redis) between the disk layer and the network: memory → disk → Redis →
 /// network.
@@ -8,9 +9,13 @@ import PostFeedCache
 /// written to the disk layer behind the reader (``runBehind(_:)``); an expired one is
 /// written first, then revalidated. On a Redis miss, one instance across the fleet
 /// takes the fetch lease and fetches; the others wait for its value
-/// (``RedisCache/entryOrLease(forKey:)``). What the origin answered is shared back. Redis
-/// failing never fails a load: every shared-tier step degrades to the plain fetch.
-/// Offline loads (``CachePolicy/cacheOnly``) and reloads never consult it.
+/// (``RedisCache/entryOrLease(forKey:notStoredBefore:)``). What the origin answered is
+/// shared back. Redis failing never fails a load: every shared-tier step degrades to the
+/// plain fetch. Offline loads (``CachePolicy/cacheOnly``) and reloads never consult it.
+///
+/// Pages and images both go through it. A page cache that was invalidated (a refresh)
+/// takes no shared page stored before that (``ResponseCache/sharedEntriesNotBefore()``):
+/// it fetches, and its page replaces the old one in Redis.
 extension CachedHTTPLoader {
     func fetchThroughSharedTier(
         _ request: Request, policy: CachePolicy, entry: DiskCacheEntry?, in cache: some ResponseCache, generation: String?,
@@ -19,7 +24,11 @@ extension CachedHTTPLoader {
         guard entry == nil, policy != .reload, policy != .cacheOnly, let shared = cache.shared else {
             return await fetchFromOrigin(request, policy: policy, entry: entry, in: cache, generation: generation, flightKey: flightKey, validate: validate)
         }
-        switch await lookUpShared(request.key, kind: request.kind, in: shared) {
+        let notStoredBefore = await cache.sharedEntriesNotBefore()
+        let lookup = await lookUpShared(
+            request.key, kind: request.kind, in: shared, notStoredBefore: notStoredBefore,
+            maximumBytes: request.http.maximumBodySize)
+        switch lookup {
         case .hit(let found):
             if !found.isExpired(at: now()) {
                 // Served at once; its copy on the disk layer is written behind the reader

@@ -78,21 +78,51 @@ public final class RedisCache: Sendable {
     /// Reads the reply to a `GET`: a verified entry, or `nil` (a miss, counted; a corrupt
     /// value is counted too, and the caller deletes it).
     func decode(_ reply: RedisReply, key: String) -> DiskCacheEntry? {
-        guard case .string(let value) = reply else {
-            link.counters.withLock { $0.misses += 1 }
-            return nil
-        }
-        do {
-            let (entry, _) = try EntryCodec.decode(value, expectedName: CacheLayout.name(forKey: key))
-            link.counters.withLock { $0.hits += 1 }
-            return entry
-        } catch {
-            link.counters.withLock {
-                $0.misses += 1
-                $0.corruptRemoved += 1
+        if case .entry(let entry) = read(reply, key: key, notStoredBefore: nil) { return entry }
+        return nil
+    }
+
+    /// What a `GET` reply holds for a reader.
+    enum ReadValue {
+        /// A verified entry, stored at or after the reader's `notStoredBefore`.
+        case entry(DiskCacheEntry)
+        /// No value (or not a string).
+        case absent
+        /// A verified entry stored before the reader's `notStoredBefore`: absent for it.
+        case outdated
+        /// A value that failed verification: the caller deletes it.
+        case corrupt
+    }
+
+    /// Reads the reply to a `GET` for a reader that wants nothing stored before
+    /// `notStoredBefore`; counts a hit, or a miss (and why: corrupt, outdated), unless
+    /// `counted` is `false` (a second look within one lookup).
+    func read(_ reply: RedisReply, key: String, notStoredBefore: Date?, counted: Bool = true) -> ReadValue {
+        let value: ReadValue
+        if case .string(let data) = reply {
+            if let (entry, _) = try? EntryCodec.decode(data, expectedName: CacheLayout.name(forKey: key)) {
+                let outdated = notStoredBefore.map { entry.metadata.storedAt < $0 } ?? false
+                value = outdated ? .outdated : .entry(entry)
+            } else {
+                value = .corrupt
             }
-            return nil
+        } else {
+            value = .absent
         }
+        guard counted else { return value }
+        link.counters.withLock { counters in
+            switch value {
+            case .entry: counters.hits += 1
+            case .absent: counters.misses += 1
+            case .outdated:
+                counters.misses += 1
+                counters.outdated += 1
+            case .corrupt:
+                counters.misses += 1
+                counters.corruptRemoved += 1
+            }
+        }
+        return value
     }
 
     /// `SET key value PX ttl` for an entry, or `nil`/throws when it stays local.
