@@ -91,7 +91,7 @@ extension RedisCache {
         /// Values that failed verification, deleted and treated as misses.
         public var corruptRemoved = 0
         /// Valid entries a reader passed over because they were stored before its last
-        /// invalidation (``RedisCache/entryOrLease(forKey:notStoredBefore:)``); counted in
+        /// invalidation (``RedisCache/entryOrLease(forKey:notStoredBefore:afterMiss:)``); counted in
         /// ``misses`` too.
         public var outdated = 0
         /// Entries over ``Configuration/sizeCap``, kept local.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Invalidations every instance sees: one small key per scope (a backend's pages) holding
 /// the time of the latest invalidation, which readers pass to
-/// ``RedisCache/entryOrLease(forKey:notStoredBefore:)`` so that entries stored before it
+/// ``RedisCache/entryOrLease(forKey:notStoredBefore:afterMiss:)`` so that entries stored before it
 /// read as misses. One key, single-key commands: a Redis Cluster works unchanged.
 extension RedisCache {
     /// Raises the key's value to `ARGV[1]` (milliseconds since 1970) unless it already holds

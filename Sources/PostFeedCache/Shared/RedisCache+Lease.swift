@@ -11,7 +11,7 @@ extension RedisCache {
         let token: String
     }
 
-    /// What ``entryOrLease(forKey:)`` found.
+    /// What ``entryOrLease(forKey:notStoredBefore:afterMiss:)`` found.
     public enum LookupResult: Sendable {
         /// The entry, verified (fresh or not: check ``DiskCacheEntry/isExpired(at:)``).
         case hit(DiskCacheEntry)
@@ -40,14 +40,20 @@ extension RedisCache {
     /// ``recordInvalidation(ofScope:at:)``) counts as absent: the caller takes the lease and
     /// fetches, and its value replaces the old one. It is not deleted (it is valid; only this
     /// caller wants a newer one).
-    public func entryOrLease(forKey key: String, notStoredBefore: Date? = nil) async -> LookupResult {
-        for _ in 0..<3 {
-            let get = await link.run([Data("GET".utf8), Data(redisKey(forKey: key).utf8)])
-            guard case .success(let reply) = get else { return .fetch }
-            switch read(reply, key: key, notStoredBefore: notStoredBefore) {
-            case .entry(let entry): return .hit(entry)
-            case .corrupt: _ = await link.run([Data("DEL".utf8), Data(redisKey(forKey: key).utf8)])
-            case .absent, .outdated: break
+    ///
+    /// `afterMiss`: the caller has just looked (``lookup(forKey:notStoredBefore:)``) and found
+    /// nothing usable, so the first round goes straight to the lease (one `GET` fewer; the
+    /// value is looked for again once the lease is taken, as always).
+    public func entryOrLease(forKey key: String, notStoredBefore: Date? = nil, afterMiss: Bool = false) async -> LookupResult {
+        for round in 0..<3 {
+            if round > 0 || !afterMiss {
+                let get = await link.run([Data("GET".utf8), Data(redisKey(forKey: key).utf8)])
+                guard case .success(let reply) = get else { return .fetch }
+                switch read(reply, key: key, notStoredBefore: notStoredBefore) {
+                case .entry(let entry): return .hit(entry)
+                case .corrupt: _ = await link.run([Data("DEL".utf8), Data(redisKey(forKey: key).utf8)])
+                case .absent, .outdated: break
+                }
             }
 
             let token = UUID().uuidString

@@ -14,7 +14,7 @@ import Synchronization
 ///   (default 50 ms); a down, slow or full Redis makes calls return `nil`/`false` at once
 ///   (counted in ``statistics()``, one warning in the cache's life) and the tier is tried
 ///   again after a growing delay.
-/// - **One origin fetch across instances**: ``entryOrLease(forKey:)``.
+/// - **One origin fetch across instances**: ``entryOrLease(forKey:notStoredBefore:afterMiss:)``.
 ///
 /// The async methods are for async code. The synchronous ``DataCaching`` methods block the
 /// calling thread (at most about the timeout): call them from a write job or a thread of
@@ -54,16 +54,18 @@ public final class RedisCache: Sendable {
     // MARK: Entries
 
     /// `key`'s entry, verified; `nil` when there is none, it was corrupt (then it is
-    /// deleted) or Redis cannot answer now.
-    public func lookup(forKey key: String) async -> DiskCacheEntry? {
+    /// deleted), it was stored before `notStoredBefore` (see
+    /// ``entryOrLease(forKey:notStoredBefore:afterMiss:)``) or Redis cannot answer now.
+    public func lookup(forKey key: String, notStoredBefore: Date? = nil) async -> DiskCacheEntry? {
         let redisKey = redisKey(forKey: key)
         let reply = await link.run([Data("GET".utf8), Data(redisKey.utf8)])
         guard case .success(let value) = reply else { return nil }
-        guard let entry = decode(value, key: key) else {
-            if case .string = value { _ = await link.run([Data("DEL".utf8), Data(redisKey.utf8)]) }
-            return nil
+        switch read(value, key: key, notStoredBefore: notStoredBefore) {
+        case .entry(let entry): return entry
+        case .corrupt: _ = await link.run([Data("DEL".utf8), Data(redisKey.utf8)])
+        case .absent, .outdated: break
         }
-        return entry
+        return nil
     }
 
     /// Stores `entry` under `key` with its TTL; `false` when it is over the size cap or
