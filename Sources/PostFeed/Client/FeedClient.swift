@@ -207,30 +207,9 @@ public final class FeedClient: Sendable {
             logger: Self.logger(logger, for: "paged"))
     }
 
-    /// A shared tier under `<namespace><kind namespace>` warning to the client's logger, or
-    /// `nil` without a configuration. The page and image tiers share `warning`: one
-    /// warning per client, whichever tier failed first.
-    private static func sharedTier(
-        _ configuration: RedisCache.Configuration?, namespace: String, logger: Logger, warning: SharedTierWarning
-    ) -> RedisCache? {
-        guard var shared = configuration else { return nil }
-        shared.namespace += namespace
-        let sharedLogger = Self.logger(logger, for: "shared-cache")
-        shared.warningHandler = { message in
-            if warning.isFirst() { sharedLogger.warning("\(message)") }
-        }
-        return RedisCache(configuration: shared)
-    }
-
-    /// Whether the client's shared tiers warned already.
-    private final class SharedTierWarning: Sendable {
-        private let shown = Atomic<Bool>(false)
-        func isFirst() -> Bool { !shown.exchange(true, ordering: .relaxed) }
-    }
-
     /// The caller's logger (its handler, level and metadata) for one part of the graph,
     /// told apart by a `component` metadata value.
-    private static func logger(_ base: Logger, for component: String) -> Logger {
+    static func logger(_ base: Logger, for component: String) -> Logger {
         var logger = base
         logger[metadataKey: "component"] = "\(component)"
         return logger
