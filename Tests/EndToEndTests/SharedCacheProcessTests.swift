@@ -89,3 +89,30 @@ struct SharedCacheProcessTests {
         }
     }
 }
+
+/// Pages through the shared tier across processes.
+@Suite("--shared-cache: pages across postfeed processes", .serialized)
+struct SharedPageProcessTests {
+    @Test("A second process on a fresh cache root reads page 1 from Redis: no origin request for the page; --verbose counts the shared hit")
+    func secondProcessReadsPageFromRedis() async throws {
+        let redis = try RedisServerProcess()
+        defer { redis.stop() }
+        let first = try Sandbox("shared-page-first")
+        let second = try Sandbox("shared-page-second")
+        try await withFixtureServer { server in
+            let fetched = try await first.run(["page", "1", "--shared-cache", redis.url], against: server)
+            #expect(fetched.succeeded, "\(fetched)")
+            let afterFirst = server.requestCount(path: "/api/posts")
+            #expect(afterFirst >= 1)
+            let pageKeys = try redis.cli("KEYS", "postfeed:pages:*")
+            #expect(!pageKeys.isEmpty, "the pages were shared")
+
+            let shared = try await second.run(["page", "1", "--verbose", "--shared-cache", redis.url], against: server)
+            #expect(shared.succeeded, "\(shared)")
+            #expect(shared.outputLines.count == fetched.outputLines.count, "the same page")
+            #expect(server.requestCount(path: "/api/posts") == afterFirst, "the second process read Redis, not the origin")
+            let summary = shared.standardError.split(separator: "\n").first { $0.contains("cache:") }.map(String.init) ?? ""
+            #expect(summary.contains("shared ") && !summary.contains("shared 0 hits"), "\(shared)")
+        }
+    }
+}

@@ -16,7 +16,10 @@ extension PostFeedBench {
     ///   checksum verification);
     /// - **pipeline**: `ImagePipeline.image(for:)` with an empty memory layer, from a warm disk
     ///   against from Redis only (a fresh, empty disk cache each pass: what an instance that
-    ///   never saw the image waits for; the Redis hit's write to its disk goes on behind it).
+    ///   never saw the image waits for; the Redis hit's write to its disk goes on behind it);
+    /// - **pipeline, unsynced disk**: the same, the Redis side's empty disk cache made with
+    ///   `synchronizesWrites = false`: what of the pipeline's cost is the `fsync` of the
+    ///   writes behind the reader, competing for the machine.
     struct SharedHitBench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "shared-hit",
@@ -69,9 +72,9 @@ extension PostFeedBench {
 
             let clock = ContinuousClock()
             typealias Sides = (disk: [(Double, Double)], redis: [(Double, Double)])
-            let (layer, pipeline) = try await HTTPClient.withHTTPClient(configuration: .init(retryPolicy: .never)) {
-                client -> (Sides, Sides) in
-                var layer: Sides = ([], []), pipeline: Sides = ([], [])
+            let (layer, pipeline, unsynced) = try await HTTPClient.withHTTPClient(configuration: .init(retryPolicy: .never)) {
+                client -> (Sides, Sides, Sides) in
+                var layer: Sides = ([], []), pipeline: Sides = ([], []), unsynced: Sides = ([], [])
                 for pass in 0..<passes {
                     var diskTimes: [Double] = [], redisTimes: [Double] = []
                     for key in keys {
@@ -97,18 +100,20 @@ extension PostFeedBench {
                     redisTimes = try await Self.time(urls, fromRedis, expecting: .shared)
                     pipeline.disk.append(Self.p50p99(diskTimes))
                     pipeline.redis.append(Self.p50p99(redisTimes))
-                    // The Redis hits are written to the disk behind the reader: wait for
-                    // those writes (untimed) before removing the folder under them.
-                    for key in keys {
-                        var tries = 0
-                        while emptyDisk.entry(forKey: key) == nil, tries < 1_000 {
-                            try await Task.sleep(for: .milliseconds(5))
-                            tries += 1
-                        }
-                    }
+                    try await Self.awaitWrites(keys, emptyDisk)
                     try? FileManager.default.removeItem(at: scratch.appending("empty-\(pass)"))
+
+                    var noSync = DiskCache.Configuration()
+                    noSync.synchronizesWrites = false
+                    let unsyncedDisk = try DiskCache(directory: scratch.appending("unsynced-\(pass)"), configuration: noSync)
+                    let fromRedisUnsynced = ImagePipeline(loader: client, disk: unsyncedDisk, shared: shared)
+                    redisTimes = try await Self.time(urls, fromRedisUnsynced, expecting: .shared)
+                    unsynced.disk.append(Self.p50p99(diskTimes))
+                    unsynced.redis.append(Self.p50p99(redisTimes))
+                    try await Self.awaitWrites(keys, unsyncedDisk)
+                    try? FileManager.default.removeItem(at: scratch.appending("unsynced-\(pass)"))
                 }
-                return (layer, pipeline)
+                return (layer, pipeline, unsynced)
             }
             for key in keys { shared.removeEntry(forKey: key) }
 
@@ -116,7 +121,8 @@ extension PostFeedBench {
                                        ("≤ 2×", false), ("disk p99", true), ("Redis p99", true)])
             table.printHeader()
             for (name, sides) in [("layer lookup (`entry(forKey:)` / `lookup(forKey:)`)", layer),
-                                  ("`ImagePipeline.image(for:)`, memory empty", pipeline)] {
+                                  ("`ImagePipeline.image(for:)`, memory empty", pipeline),
+                                  ("the same, Redis side's disk unsynced (`synchronizesWrites = false`)", unsynced)] {
                 let disk50 = BenchSamples(sides.disk.map(\.0)).median, redis50 = BenchSamples(sides.redis.map(\.0)).median
                 let disk99 = BenchSamples(sides.disk.map(\.1)).median, redis99 = BenchSamples(sides.redis.map(\.1)).median
                 table.printRow([name, BenchFormat.microseconds(disk50), BenchFormat.microseconds(redis50),
@@ -125,6 +131,18 @@ extension PostFeedBench {
             }
             print("")
             print("Redis statistics: \(shared.statistics())\n")
+        }
+
+        /// Waits (untimed) for the Redis hits' writes to `disk` behind the reader, before the
+        /// folder is removed under them.
+        static func awaitWrites(_ keys: [String], _ disk: DiskCache) async throws {
+            for key in keys {
+                var tries = 0
+                while disk.entry(forKey: key) == nil, tries < 1_000 {
+                    try await Task.sleep(for: .milliseconds(5))
+                    tries += 1
+                }
+            }
         }
 
         /// Loads every URL once through `pipeline`, one at a time; the seconds each took.

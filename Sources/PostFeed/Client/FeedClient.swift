@@ -48,9 +48,10 @@ public final class FeedClient: Sendable {
         public var paged: PagedFeed.Configuration
         /// Never touch the network: pages and images come from the caches only.
         public var offline: Bool
-        /// The shared cache tier behind the image disk layer (Redis), or `nil` (default):
-        /// memory → disk → Redis → network. The client puts its keys under
-        /// `<namespace>images:` and sends its warning to the client's logger.
+        /// The shared cache tier behind the image and page disk layers (Redis), or `nil`
+        /// (default): memory → disk → Redis → network, for images, pages and posts. The
+        /// client puts its keys under `<namespace>images:` and `<namespace>pages:` (one
+        /// connection each) and sends the warnings to the client's logger.
         public var sharedCache: RedisCache.Configuration?
         /// Where metrics and spans go (``FeedTelemetry``): by default the global
         /// `MetricsSystem` and `InstrumentationSystem`, read when the client is built.
@@ -132,6 +133,8 @@ public final class FeedClient: Sendable {
     public let previews: ImagePreviewer
     /// The shared image tier (``Configuration/sharedCache``), or `nil`.
     public let sharedImageCache: RedisCache?
+    /// The shared page tier (``Configuration/sharedCache``, its pages and posts), or `nil`.
+    public let sharedPageCache: RedisCache?
     /// The list-state files under ``CacheLocation/state``, one per mode.
     public let stateStore: ListStateStore
     /// The infinite-scroll mode.
@@ -177,10 +180,13 @@ public final class FeedClient: Sendable {
             http: http, offline: configuration.offline, logger: Self.logger(logger, for: "loader"),
             telemetry: configuration.telemetry)
         self.loader = loader
+        let firstWarning = SharedTierWarning()
+        sharedImageCache = Self.sharedTier(configuration.sharedCache, namespace: "images:", logger: logger, warning: firstWarning)
+        sharedPageCache = Self.sharedTier(configuration.sharedCache, namespace: "pages:", logger: logger, warning: firstWarning)
         do {
             repository = try HTTPPostRepository(
                 backend: configuration.backend, pageSize: configuration.pageSize, loader: loader, pageCache: pageCache,
-                logger: Self.logger(logger, for: "repository"))
+                sharedCache: sharedPageCache, logger: Self.logger(logger, for: "repository"))
         } catch {
             throw FeedClientError(.badBackend, error.description)
         }
@@ -188,13 +194,6 @@ public final class FeedClient: Sendable {
         let imageKey = imageConfiguration.cacheKey
         let backend = configuration.backend
         imageConfiguration.cacheKey = { url in backend.cacheKey(imageKey(url)) }
-        sharedImageCache = configuration.sharedCache.map { shared in
-            var shared = shared
-            shared.namespace += "images:"
-            let sharedLogger = Self.logger(logger, for: "shared-cache")
-            shared.warningHandler = { message in sharedLogger.warning("\(message)") }
-            return RedisCache(configuration: shared)
-        }
         images = ImagePipeline(
             loader: loader, disk: imageCache, shared: sharedImageCache, configuration: imageConfiguration,
             logger: Self.logger(logger, for: "images"))
@@ -210,7 +209,7 @@ public final class FeedClient: Sendable {
 
     /// The caller's logger (its handler, level and metadata) for one part of the graph,
     /// told apart by a `component` metadata value.
-    private static func logger(_ base: Logger, for component: String) -> Logger {
+    static func logger(_ base: Logger, for component: String) -> Logger {
         var logger = base
         logger[metadataKey: "component"] = "\(component)"
         return logger
@@ -254,6 +253,7 @@ public final class FeedClient: Sendable {
         await pageCache.flush()
         await thumbnailCache.flush()
         await sharedImageCache?.flush()
+        await sharedPageCache?.flush()
         // Hit and miss counts outlive the process, for `postfeed cache stats`.
         for cache in [imageCache, pageCache, thumbnailCache] {
             do { try cache.persistCounters() } catch { logger.debug("cannot persist cache counters: \(error)") }

@@ -195,6 +195,12 @@ final class CachedHTTPLoader: Sendable {
             throw .notCached
         }
         trail.layer = nil
+        // The shared tier (Redis), looked in before the flight: a fresh hit needs none.
+        let look = await lookBeforeFlight(request, entry: entry, policy: policy, in: cache, generation: generation)
+        if case .fresh(let found) = look {
+            trail.layer = .shared
+            return .shared(found)
+        }
         var request = request
         if let context = request.context { telemetry.inject(context, into: &request.http.headers) }
         // A reload never joins a conditional flight (it would get a 304 or a stale copy).
@@ -202,7 +208,7 @@ final class CachedHTTPLoader: Sendable {
             [self, request] in
             await fetchThroughSharedTier(
                 request, policy: policy, entry: entry, in: cache, generation: generation, flightKey: flightKey,
-                validate: validate)
+                validate: validate, look: look)
         }
         trail = answer.trail
         // A stale copy served when the origin failed: the disk layer answered (unless the

@@ -30,6 +30,9 @@ protocol ResponseCache: Sendable {
     func writeFailed(_ error: any Error, key: String)
     /// The shared tier behind this cache (Redis), or `nil`.
     var shared: RedisCache? { get }
+    /// Shared-tier entries stored before this time are misses for this cache (the page
+    /// cache's last invalidation, here or in any instance); `nil` takes any.
+    func sharedEntriesNotBefore() async -> Date?
     /// The disk layer's bytes as its size ledger records them, for the size gauge; `nil`
     /// when there is no disk layer or it keeps no ledger.
     func recordedTotalBytes() -> Int?
@@ -38,6 +41,9 @@ protocol ResponseCache: Sendable {
 extension ResponseCache {
     /// No shared tier unless the cache names one.
     var shared: RedisCache? { nil }
+
+    /// Any shared entry will do unless the cache says otherwise.
+    func sharedEntriesNotBefore() async -> Date? { nil }
 
     /// Writes `body` into `cache` as one job on its write queue: `prepare` completes the
     /// metadata and `afterwards` follows the write, both on the queue too.

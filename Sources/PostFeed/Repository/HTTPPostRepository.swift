@@ -83,6 +83,9 @@ public final class HTTPPostRepository: PostRepository {
     ///   - loader: the HTTP client, shared with the image pipeline.
     ///   - pageCache: where page bodies are kept, normally a `DiskCache` at `<cache root>/PageCache`.
     ///     It may be shared by several backends and processes.
+    ///   - sharedCache: the shared tier behind `pageCache` (Redis, with a namespace of its
+    ///     own: a ``FeedClient`` uses `<namespace>pages:`), or `nil` (default). See
+    ///     ``invalidateCachedPages()`` for how a refresh treats its pages.
     ///   - now: the clock freshness is computed with; inject one in tests.
     ///   - telemetry: where metrics and spans go (default: the global systems).
     /// - Throws: `.badConfiguration` for a page size out of range.
@@ -91,6 +94,7 @@ public final class HTTPPostRepository: PostRepository {
         pageSize: Int = BackendDescription.defaultPageSize,
         loader: any HTTPLoading,
         pageCache: any DataCaching,
+        sharedCache: RedisCache? = nil,
         now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "postfeed.repository"),
         telemetry: FeedTelemetry = .system
@@ -98,19 +102,20 @@ public final class HTTPPostRepository: PostRepository {
         try self.init(
             backend: backend, pageSize: pageSize,
             loader: CachedHTTPLoader(http: loader, now: now, logger: logger, telemetry: telemetry), pageCache: pageCache,
-            logger: logger)
+            sharedCache: sharedCache, logger: logger)
     }
 
     /// Makes a repository loading through `loader`, which a ``FeedClient`` shares with its
     /// image pipeline (one single-flight, one meaning of offline), and its clock.
     init(
-        backend: BackendDescription, pageSize: Int, loader: CachedHTTPLoader, pageCache: any DataCaching, logger: Logger
+        backend: BackendDescription, pageSize: Int, loader: CachedHTTPLoader, pageCache: any DataCaching,
+        sharedCache: RedisCache? = nil, logger: Logger
     ) throws(RepositoryError) {
         try backend.validatePageSize(pageSize)
         self.backend = backend
         self.pageSize = pageSize
         self.loader = loader
-        self.store = PageCacheStore(cache: pageCache, identity: backend.identity, now: loader.now)
+        self.store = PageCacheStore(cache: pageCache, identity: backend.identity, now: loader.now, shared: sharedCache)
         self.decoder = PageDecoder(backend: backend, pageSize: pageSize)
         self.logger = logger
     }
@@ -128,11 +133,15 @@ public final class HTTPPostRepository: PostRepository {
     /// sharing the page cache: the backend's generation token changes, so entries stamped
     /// with the old one are never served again, and the entries listed in the backend's key
     /// index are deleted (see `PageCacheStore`). Other backends' entries are untouched.
+    /// With a shared tier, its pages stored before now are misses from then on, here and
+    /// (through one Redis key per backend) in every instance: each fetches them anew, and
+    /// the first to do so replaces them.
     /// Offline (``CachePolicy/cacheOnly`` for every load) nothing is invalidated: the cache
     /// is all there is.
     public func invalidateCachedPages() async {
         guard !loader.offline else { return }
-        store.invalidate()
+        let invalidatedAt = store.invalidate()
+        await store.shareInvalidation(at: invalidatedAt)
         loader.forgetFetched(prefix: store.name)
         memory.withLock { $0 = Memory() }
         recentPosts.removeAllObjects()

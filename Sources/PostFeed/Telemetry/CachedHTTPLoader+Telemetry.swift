@@ -1,21 +1,49 @@
+import Foundation
 import PostFeedCache
 
 extension CachedHTTPLoader {
-    /// Looks `key` up in the shared tier (``RedisCache/entryOrLease(forKey:)``), counting
-    /// the lookup (hit or miss, its time) and what the tier counted meanwhile: lease waits
-    /// and failed commands. A hit is the layer that answers, unless it is expired and the
+    /// Looks `key` up in the shared tier (one `GET`, ``RedisCache/lookup(forKey:notStoredBefore:)``),
+    /// counting the lookup (hit or miss, its time) and what the tier counted meanwhile
+    /// (failed commands). A hit is the layer that answers, unless it is expired and the
     /// origin is asked next.
-    func lookUpShared(_ key: String, kind: LoadKind, in shared: RedisCache) async -> RedisCache.LookupResult {
+    ///
+    /// Entries stored before `notStoredBefore` are misses; so is one larger than
+    /// `maximumBytes` (the request's body limit, e.g. a backend's `maximumPageBytes`, which an
+    /// instance configured otherwise may have stored).
+    func lookUpShared(
+        _ key: String, kind: LoadKind, in shared: RedisCache, notStoredBefore: Date?, maximumBytes: Int?
+    ) async -> DiskCacheEntry? {
         let started = telemetry.metrics.now()
-        let result = await shared.entryOrLease(forKey: key)
-        var found = false
-        if case .hit = result {
-            found = true
-            LoadRecorder.current?.record { $0.layer = .shared }
+        var found = await shared.lookup(forKey: key, notStoredBefore: notStoredBefore)
+        if let entry = found, let maximumBytes, entry.data.count > maximumBytes { found = nil }
+        telemetry.metrics.lookedUp(kind, in: .shared, found: found != nil, started: started)
+        countSharedTierGrowth(kind, in: shared)
+        return found
+    }
+
+    /// After a miss (``lookUpShared(_:kind:in:notStoredBefore:maximumBytes:)``): takes the
+    /// fetch lease, or waits on another instance's
+    /// (``RedisCache/entryOrLease(forKey:notStoredBefore:afterMiss:)``). A value found then
+    /// counts as a hit of the shared layer (the lookup's time was counted with the miss),
+    /// and its lease wait. A value over `maximumBytes` is fetched from the origin, without a lease.
+    func leaseShared(
+        _ key: String, kind: LoadKind, in shared: RedisCache, notStoredBefore: Date?, maximumBytes: Int?
+    ) async -> RedisCache.LookupResult {
+        var result = await shared.entryOrLease(forKey: key, notStoredBefore: notStoredBefore, afterMiss: true)
+        if case .hit(let entry) = result {
+            if let maximumBytes, entry.data.count > maximumBytes {
+                result = .fetch
+            } else {
+                LoadRecorder.current?.record { $0.layer = .shared }
+                telemetry.metrics.foundAfterWaiting(kind, in: .shared)
+            }
         }
-        telemetry.metrics.lookedUp(kind, in: .shared, found: found, started: started)
+        countSharedTierGrowth(kind, in: shared)
+        return result
+    }
+
+    private func countSharedTierGrowth(_ kind: LoadKind, in shared: RedisCache) {
         let growth = telemetry.sharedLedger.growth(of: shared)
         telemetry.metrics.sharedTier(kind, leaseWaits: growth.leaseWaits, failures: growth.failures)
-        return result
     }
 }

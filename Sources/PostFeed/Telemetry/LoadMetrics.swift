@@ -143,6 +143,13 @@ final class LoadMetrics: Sendable {
         metrics.lookupDuration[layer.rawValue].recordNanoseconds(elapsed(since: started))
     }
 
+    /// A lookup that found nothing at first and then the entry, after a wait (another
+    /// instance's fetch lease): a hit, its time already recorded with the first look.
+    func foundAfterWaiting(_ kind: LoadKind, in layer: CacheLayer) {
+        guard layer != .network else { return }
+        kinds[kind.rawValue].hits[layer.rawValue].increment()
+    }
+
     /// A request sent to the origin.
     func fetchedFromOrigin(_ kind: LoadKind) { kinds[kind.rawValue].originFetches.increment() }
 

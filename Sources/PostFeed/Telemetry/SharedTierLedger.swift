@@ -3,7 +3,7 @@ import Synchronization
 
 /// Turns a shared tier's lifetime ``RedisCache/Statistics`` into metric increments: what
 /// grew since the last look. The tier counts its lease waits and failures itself (inside
-/// ``RedisCache/entryOrLease(forKey:)`` and its writes); reading the growth keeps the
+/// ``RedisCache/entryOrLease(forKey:notStoredBefore:afterMiss:)`` and its writes); reading the growth keeps the
 /// metrics out of the tier's code. Each counter only grows, so concurrent looks never
 /// count one event twice or lose one (the larger snapshot wins).
 final class SharedTierLedger: Sendable {

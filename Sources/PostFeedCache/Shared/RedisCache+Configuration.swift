@@ -90,6 +90,10 @@ extension RedisCache {
         public var writes = 0
         /// Values that failed verification, deleted and treated as misses.
         public var corruptRemoved = 0
+        /// Valid entries a reader passed over because they were stored before its last
+        /// invalidation (``RedisCache/entryOrLease(forKey:notStoredBefore:afterMiss:)``); counted in
+        /// ``misses`` too.
+        public var outdated = 0
         /// Entries over ``Configuration/sizeCap``, kept local.
         public var oversize = 0
         /// Commands skipped or failed because Redis was down, slow or the connection broke.

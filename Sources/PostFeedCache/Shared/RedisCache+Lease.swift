@@ -11,7 +11,7 @@ extension RedisCache {
         let token: String
     }
 
-    /// What ``entryOrLease(forKey:)`` found.
+    /// What ``entryOrLease(forKey:notStoredBefore:afterMiss:)`` found.
     public enum LookupResult: Sendable {
         /// The entry, verified (fresh or not: check ``DiskCacheEntry/isExpired(at:)``).
         case hit(DiskCacheEntry)
@@ -35,12 +35,26 @@ extension RedisCache {
     /// (polling every ``Configuration/leasePollInterval``) until the value arrives or the
     /// lease is gone — released without a value, or expired because its holder died —, and
     /// then tries again (at most three rounds, then ``LookupResult/fetch``).
-    public func entryOrLease(forKey key: String) async -> LookupResult {
-        for _ in 0..<3 {
-            let get = await link.run([Data("GET".utf8), Data(redisKey(forKey: key).utf8)])
-            guard case .success(let reply) = get else { return .fetch }
-            if let entry = decode(reply, key: key) { return .hit(entry) }
-            if case .string = reply { _ = await link.run([Data("DEL".utf8), Data(redisKey(forKey: key).utf8)]) }
+    ///
+    /// An entry stored before `notStoredBefore` (this caller's last invalidation, see
+    /// ``recordInvalidation(ofScope:at:)``) counts as absent: the caller takes the lease and
+    /// fetches, and its value replaces the old one. It is not deleted (it is valid; only this
+    /// caller wants a newer one).
+    ///
+    /// `afterMiss`: the caller has just looked (``lookup(forKey:notStoredBefore:)``) and found
+    /// nothing usable, so the first round goes straight to the lease (one `GET` fewer; the
+    /// value is looked for again once the lease is taken, as always).
+    public func entryOrLease(forKey key: String, notStoredBefore: Date? = nil, afterMiss: Bool = false) async -> LookupResult {
+        for round in 0..<3 {
+            if round > 0 || !afterMiss {
+                let get = await link.run([Data("GET".utf8), Data(redisKey(forKey: key).utf8)])
+                guard case .success(let reply) = get else { return .fetch }
+                switch read(reply, key: key, notStoredBefore: notStoredBefore) {
+                case .entry(let entry): return .hit(entry)
+                case .corrupt: _ = await link.run([Data("DEL".utf8), Data(redisKey(forKey: key).utf8)])
+                case .absent, .outdated: break
+                }
+            }
 
             let token = UUID().uuidString
             // Not sent twice after a late reply: the first may have taken the lease already.
@@ -55,7 +69,10 @@ extension RedisCache {
                 // and released the lease in between (on a busy connection that gap is long;
                 // scripts/bench-shared.sh saw 7 % extra origin fetches from it). Look again.
                 let again = await link.run([Data("GET".utf8), Data(redisKey(forKey: key).utf8)])
-                if case .success(let reply) = again, case .string = reply, let entry = decode(reply, key: key) {
+                if case .success(let reply) = again,
+                    case .entry(let entry) = read(reply, key: key, notStoredBefore: notStoredBefore, counted: false)
+                {
+                    link.counters.withLock { $0.hits += 1 }
                     await release(lease)
                     return .hit(entry)
                 }
@@ -67,7 +84,7 @@ extension RedisCache {
                 return .fetch
             }
             link.counters.withLock { $0.leaseWaits += 1 }
-            switch await waitForValue(forKey: key) {
+            switch await waitForValue(forKey: key, notStoredBefore: notStoredBefore) {
             case .some(.some(let entry)):
                 link.counters.withLock { $0.leaseWaitHits += 1 }
                 return .hit(entry)
@@ -127,7 +144,9 @@ extension RedisCache {
     /// only: a hundred waiters per instance polling every 20 ms flooded the one connection
     /// and Redis (`scripts/bench-shared.sh`: commands timed out, the tier was skipped and
     /// the origin fetched what it should not have).
-    private func waitForValue(forKey key: String) async -> DiskCacheEntry?? {
+    /// A value stored before `notStoredBefore` is the one the holder is about to replace:
+    /// the wait goes on.
+    private func waitForValue(forKey key: String, notStoredBefore: Date?) async -> DiskCacheEntry?? {
         let deadline = ContinuousClock.now + configuration.longestLeaseWait
         let longest = configuration.leasePollInterval * 8
         var interval = configuration.leasePollInterval
@@ -146,10 +165,12 @@ extension RedisCache {
                 continue
             }
             failuresInARow = 0
-            if case .string = reply {
-                if let entry = decode(reply, key: key) { return .some(entry) }
+            switch read(reply, key: key, notStoredBefore: notStoredBefore) {
+            case .entry(let entry): return .some(entry)
+            case .corrupt:
                 _ = await link.run([Data("DEL".utf8), Data(redisKey(forKey: key).utf8)])
                 return .some(nil)
+            case .absent, .outdated: break
             }
             guard polls % 3 == 0 else { continue }
             let held = await link.run([Data("EXISTS".utf8), Data(leaseKey(forKey: key).utf8)])

@@ -14,7 +14,7 @@ import Synchronization
 ///   (default 50 ms); a down, slow or full Redis makes calls return `nil`/`false` at once
 ///   (counted in ``statistics()``, one warning in the cache's life) and the tier is tried
 ///   again after a growing delay.
-/// - **One origin fetch across instances**: ``entryOrLease(forKey:)``.
+/// - **One origin fetch across instances**: ``entryOrLease(forKey:notStoredBefore:afterMiss:)``.
 ///
 /// The async methods are for async code. The synchronous ``DataCaching`` methods block the
 /// calling thread (at most about the timeout): call them from a write job or a thread of
@@ -54,16 +54,18 @@ public final class RedisCache: Sendable {
     // MARK: Entries
 
     /// `key`'s entry, verified; `nil` when there is none, it was corrupt (then it is
-    /// deleted) or Redis cannot answer now.
-    public func lookup(forKey key: String) async -> DiskCacheEntry? {
+    /// deleted), it was stored before `notStoredBefore` (see
+    /// ``entryOrLease(forKey:notStoredBefore:afterMiss:)``) or Redis cannot answer now.
+    public func lookup(forKey key: String, notStoredBefore: Date? = nil) async -> DiskCacheEntry? {
         let redisKey = redisKey(forKey: key)
         let reply = await link.run([Data("GET".utf8), Data(redisKey.utf8)])
         guard case .success(let value) = reply else { return nil }
-        guard let entry = decode(value, key: key) else {
-            if case .string = value { _ = await link.run([Data("DEL".utf8), Data(redisKey.utf8)]) }
-            return nil
+        switch read(value, key: key, notStoredBefore: notStoredBefore) {
+        case .entry(let entry): return entry
+        case .corrupt: _ = await link.run([Data("DEL".utf8), Data(redisKey.utf8)])
+        case .absent, .outdated: break
         }
-        return entry
+        return nil
     }
 
     /// Stores `entry` under `key` with its TTL; `false` when it is over the size cap or
@@ -78,21 +80,51 @@ public final class RedisCache: Sendable {
     /// Reads the reply to a `GET`: a verified entry, or `nil` (a miss, counted; a corrupt
     /// value is counted too, and the caller deletes it).
     func decode(_ reply: RedisReply, key: String) -> DiskCacheEntry? {
-        guard case .string(let value) = reply else {
-            link.counters.withLock { $0.misses += 1 }
-            return nil
-        }
-        do {
-            let (entry, _) = try EntryCodec.decode(value, expectedName: CacheLayout.name(forKey: key))
-            link.counters.withLock { $0.hits += 1 }
-            return entry
-        } catch {
-            link.counters.withLock {
-                $0.misses += 1
-                $0.corruptRemoved += 1
+        if case .entry(let entry) = read(reply, key: key, notStoredBefore: nil) { return entry }
+        return nil
+    }
+
+    /// What a `GET` reply holds for a reader.
+    enum ReadValue {
+        /// A verified entry, stored at or after the reader's `notStoredBefore`.
+        case entry(DiskCacheEntry)
+        /// No value (or not a string).
+        case absent
+        /// A verified entry stored before the reader's `notStoredBefore`: absent for it.
+        case outdated
+        /// A value that failed verification: the caller deletes it.
+        case corrupt
+    }
+
+    /// Reads the reply to a `GET` for a reader that wants nothing stored before
+    /// `notStoredBefore`; counts a hit, or a miss (and why: corrupt, outdated), unless
+    /// `counted` is `false` (a second look within one lookup).
+    func read(_ reply: RedisReply, key: String, notStoredBefore: Date?, counted: Bool = true) -> ReadValue {
+        let value: ReadValue
+        if case .string(let data) = reply {
+            if let (entry, _) = try? EntryCodec.decode(data, expectedName: CacheLayout.name(forKey: key)) {
+                let outdated = notStoredBefore.map { entry.metadata.storedAt < $0 } ?? false
+                value = outdated ? .outdated : .entry(entry)
+            } else {
+                value = .corrupt
             }
-            return nil
+        } else {
+            value = .absent
         }
+        guard counted else { return value }
+        link.counters.withLock { counters in
+            switch value {
+            case .entry: counters.hits += 1
+            case .absent: counters.misses += 1
+            case .outdated:
+                counters.misses += 1
+                counters.outdated += 1
+            case .corrupt:
+                counters.misses += 1
+                counters.corruptRemoved += 1
+            }
+        }
+        return value
     }
 
     /// `SET key value PX ttl` for an entry, or `nil`/throws when it stays local.

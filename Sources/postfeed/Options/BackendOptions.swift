@@ -44,7 +44,7 @@ struct BackendOptions: ParsableArguments {
     @Option(
         name: .customLong("shared-cache"),
         help: ArgumentHelp(
-            "A Redis shared by several instances, behind the disk cache: images found there are not fetched, and one instance fetches what none has (default: none, or the --backend file's sharedCache).",
+            "A Redis shared by several instances, behind the disk caches: pages and images found there are not fetched, and one instance fetches what none has (default: none, or the --backend file's sharedCache).",
             valueName: "redis://host:port[/db]"))
     var sharedCache: String?
 

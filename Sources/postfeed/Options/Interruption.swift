@@ -20,6 +20,14 @@ struct TerminationWatcher: Sendable {
         return TerminationWatcher(events: stream, id: id)
     }
 
+    /// Makes SIGINT and SIGTERM pass through here from now on, so that `words` is said when
+    /// one ends the process while nobody watches (before a watcher starts, between two, or
+    /// a second Ctrl-C): `--verbose`'s summary. Their action stays the default one: the
+    /// process ends by the signal. `nil` says nothing.
+    static func sayOnTermination(_ words: (@Sendable () -> Void)?) {
+        SignalSources.shared.setLastWords(words, installing: terminating)
+    }
+
     /// Back to the default actions: the next signal acts as it would without any of this
     /// (SIGINT ends the process, SIGWINCH is ignored). Idempotent, and without effect once
     /// another watcher started.
@@ -44,6 +52,8 @@ private final class SignalSources: @unchecked Sendable {
     private struct State {
         var sources: [Int32: any DispatchSourceSignal] = [:]
         var subscriber: (id: UUID, numbers: Set<Int32>, events: AsyncStream<Int32>.Continuation)?
+        /// Said once before a signal nobody watches ends the process.
+        var lastWords: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -53,13 +63,26 @@ private final class SignalSources: @unchecked Sendable {
         state.withLock { state in
             state.subscriber?.events.finish()
             state.subscriber = (id, numbers, subscriber)
-            for number in numbers.sorted() where state.sources[number] == nil {
-                signal(number, SIG_IGN)  // until Dispatch installs its handler
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { [weak self] in self?.deliver(number) }
-                source.resume()
-                state.sources[number] = source
-            }
+            install(numbers, in: &state)
+        }
+    }
+
+    /// Says `words` before a signal nobody watches ends the process; makes the sources of
+    /// `numbers` (with nobody watching them, their action is still the default one).
+    func setLastWords(_ words: (@Sendable () -> Void)?, installing numbers: Set<Int32>) {
+        state.withLock { state in
+            state.lastWords = words
+            if words != nil { install(numbers, in: &state) }
+        }
+    }
+
+    private func install(_ numbers: Set<Int32>, in state: inout State) {
+        for number in numbers.sorted() where state.sources[number] == nil {
+            signal(number, SIG_IGN)  // until Dispatch installs its handler
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.deliver(number) }
+            source.resume()
+            state.sources[number] = source
         }
     }
 
@@ -83,6 +106,11 @@ private final class SignalSources: @unchecked Sendable {
         // Nobody watches: end the process by the signal, as its default action would. This
         // Dispatch thread blocks signals; unblock this one here and raise it here.
         flushStandardOutput()
+        let words = state.withLock { state in
+            defer { state.lastWords = nil }
+            return state.lastWords
+        }
+        words?()
         signal(number, SIG_DFL)
         var only = sigset_t()
         sigemptyset(&only)

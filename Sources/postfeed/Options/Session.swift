@@ -21,10 +21,20 @@ struct Session {
         LoggingBootstrap.configure(verbose: options.verbose)
         // --verbose: the library's counters added up in process, one summary line at exit.
         let summary = options.verbose ? RunSummaryMetrics() : nil
-        let session = try await open(options, metrics: summary, configure: configure)
+        // Also when SIGINT or SIGTERM ends the run where no command watches for it (while
+        // it starts, shuts down, or at a second Ctrl-C): said on the way out.
+        if let summary { TerminationWatcher.sayOnTermination { Terminal.note("postfeed: \(summary.summary())") } }
+        let session: Session
+        do {
+            session = try await open(options, metrics: summary, configure: configure)
+        } catch {
+            TerminationWatcher.sayOnTermination(nil)
+            throw error
+        }
         let result: Result<T, any Error>
         do { result = .success(try await body(session.client)) } catch { result = .failure(error) }
         await session.close()
+        TerminationWatcher.sayOnTermination(nil)
         summary.map { Terminal.note("postfeed: \($0.summary())") }
         return try result.get()
     }

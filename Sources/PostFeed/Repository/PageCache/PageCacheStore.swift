@@ -23,9 +23,17 @@ import Synchronization
 ///
 /// If the generation entry itself disappears (trimmed, cache cleared) a new token is made,
 /// which only costs refetching: it errs on the side of not serving old pages.
+///
+/// **Shared tier.** With a ``RedisCache`` behind it, pages and posts another instance
+/// fetched are read from Redis on a disk miss. Redis copies carry no generation, so an
+/// invalidation records its time instead: in the new generation entry (every process on
+/// this cache root), in memory, and in Redis (``RedisCache/recordInvalidation(ofScope:at:)``,
+/// every instance); a shared page stored before the latest of these is a miss.
 final class PageCacheStore: ResponseCache {
     let cache: any DataCaching
     let identity: String
+    /// The shared tier behind the disk cache (Redis), or `nil`.
+    let shared: RedisCache?
     private let generationKey: String
     private let indexKey: String
     /// Keys this process already knows to be in the index; its lock also serializes
@@ -36,18 +44,24 @@ final class PageCacheStore: ResponseCache {
         var indexedKeys: Set<String> = []
         /// The index chunk this process appends to, once found.
         var lastIndexChunk: Int?
+        /// When this process last invalidated the pages (kept here too in case the
+        /// generation entry could not be written).
+        var invalidatedAt: Date?
     }
 
     /// Keys per index chunk.
     static let indexChunkCapacity = 128
 
     static let generationAttribute = "postfeed.generation"
+    /// On the generation entry: when ``invalidate()`` made it (seconds since 1970).
+    static let invalidatedAtAttribute = "postfeed.invalidatedAt"
     static let headerPrefix = "header."
 
     let now: @Sendable () -> Date
 
-    init(cache: any DataCaching, identity: String, now: @escaping @Sendable () -> Date) {
+    init(cache: any DataCaching, identity: String, now: @escaping @Sendable () -> Date, shared: RedisCache? = nil) {
         self.cache = cache
+        self.shared = shared
         self.now = now
         self.identity = identity
         generationKey = "postfeed.page-generation \(identity)"
@@ -130,15 +144,39 @@ final class PageCacheStore: ResponseCache {
 
     func recordedTotalBytes() -> Int? { (cache as? DiskCache)?.recordedTotalBytes() }
 
-    /// Kills every entry of this backend (new generation), then deletes the indexed ones.
-    func invalidate() {
-        writeGeneration(UUID().uuidString)
+    /// Kills every entry of this backend (new generation), then deletes the indexed ones;
+    /// shared pages stored before now become misses here (see the type's **Shared tier**).
+    /// Returns the time recorded, for ``shareInvalidation(at:)``.
+    @discardableResult
+    func invalidate() -> Date {
+        let now = now()
+        writeGeneration(UUID().uuidString, invalidatedAt: now)
         memo.withLock { memo in
             let chunks = readIndexChunks()
             for key in chunks.joined() { cache.removeEntry(forKey: key) }
             for number in chunks.indices { cache.removeEntry(forKey: indexChunkKey(number)) }
             memo = Memo()
+            memo.invalidatedAt = now
         }
+        return now
+    }
+
+    /// Tells every instance on the shared tier that this backend's pages stored before
+    /// `date` are out of date (nothing without a shared tier; a Redis that cannot take it
+    /// is counted there, and this process still applies it).
+    func shareInvalidation(at date: Date) async {
+        await shared?.recordInvalidation(ofScope: identity, at: date)
+    }
+
+    /// The latest invalidation of this backend's pages: this process's, this cache root's
+    /// (the generation entry's) and every instance's (Redis).
+    func sharedEntriesNotBefore() async -> Date? {
+        guard let shared else { return nil }
+        let local = memo.withLock { $0.invalidatedAt }
+        let root = cache.entry(forKey: generationKey)?.metadata.attributes[Self.invalidatedAtAttribute]
+            .flatMap { TimeInterval($0) }.map { Date(timeIntervalSince1970: $0) }
+        let everywhere = await shared.lastInvalidation(ofScope: identity)
+        return [local, root, everywhere].compactMap { $0 }.max()
     }
 
     // MARK: Generation
@@ -162,9 +200,11 @@ final class PageCacheStore: ResponseCache {
         return token
     }
 
-    private func writeGeneration(_ token: String) {
+    private func writeGeneration(_ token: String, invalidatedAt: Date? = nil) {
+        var attributes = ["postfeed.kind": "generation"]
+        if let invalidatedAt { attributes[Self.invalidatedAtAttribute] = String(invalidatedAt.timeIntervalSince1970) }
         let metadata = CacheEntryMetadata(
-            key: generationKey, expiresAt: .distantFuture, storedAt: now(), attributes: ["postfeed.kind": "generation"])
+            key: generationKey, expiresAt: .distantFuture, storedAt: now(), attributes: attributes)
         try? cache.store(Data(token.utf8), metadata: metadata, forKey: generationKey)
     }
 
