@@ -175,6 +175,14 @@ public actor ImagePipeline {
         }
     }
 
+    /// Prefetches `urls` as ``prefetch(_:)`` does, and returns once each of them has ended
+    /// (stored, failed, or cancelled); one already in memory counts as ended.
+    public func prefetchAndWait(_ urls: [URL]) async {
+        prefetch(urls)
+        let tasks = Set(urls.map(configuration.cacheKey)).compactMap { prefetches[$0] }
+        for task in tasks { await task.value }
+    }
+
     /// Returns once every prefetch started so far has ended (stored, or failed).
     public func finishPrefetching() async {
         // Each prefetch removes itself as it ends (`prefetchFinished`).
