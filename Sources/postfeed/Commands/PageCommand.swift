@@ -68,7 +68,7 @@ struct PageCommand: AsyncParsableCommand {
             let loads = ImageLoads(client: client, wait: imageWait.duration)
             defer { loads.cancel() }
             var output: [ListOutput] = []
-            try await client.readPages(navigation, count: count) { page in
+            let saveNotices = try await client.readPages(navigation, count: count) { page in
                 page.notices.forEach { Terminal.note("postfeed: \($0)") }
                 let images = noImages ? page.posts.map { _ in PageImage.none } : await loads.images(for: page.posts)
                 let lines = zip(page.posts, images).enumerated().map { offset, pair in
@@ -90,7 +90,11 @@ struct PageCommand: AsyncParsableCommand {
                 }
                 if page.isLast { print("— last page —") }
             }
+            // The place is saved after each page is out (off the path to the first screen):
+            // a replaced place is told after the text, and in the JSON's notices.
+            saveNotices.forEach { Terminal.note("postfeed: \($0)") }
             if json {
+                if let last = output.indices.last { output[last].notices += saveNotices }
                 if output.count == 1, let only = output.first { try JSONOutput.print(only) } else { try JSONOutput.print(output) }
             }
             try await finishImages(loads)
