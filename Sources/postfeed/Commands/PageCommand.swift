@@ -62,8 +62,12 @@ struct PageCommand: AsyncParsableCommand {
         let noImages = noImages
         let navigation: PageNavigation = if let number { .number(number) }
             else if first { .first } else if next { .next } else if previous { .previous } else if last { .last } else { .saved }
-        // --no-images fetches none, also not in the background.
-        try await Session.run(backend, configure: { $0.paged.prefetchImages = !noImages }) { client in
+        // --no-images fetches none, also not in the background. A page's text waits for its
+        // images, not for their disk stores: those finish before the process exits.
+        try await Session.run(backend, configure: {
+            $0.paged.prefetchImages = !noImages
+            $0.images.storesBehind = true
+        }) { client in
             // A page waits for its images at most --image-wait; later ones finish at the end.
             let loads = ImageLoads(client: client, wait: imageWait.duration)
             defer { loads.cancel() }
