@@ -11,6 +11,7 @@
              - `page 2` after `page 1`: budget 0 requests for the page and its images;
              - a warm restart of `browse`: budget 0 requests.
            Requests are counted at the server (GET /test/requests).
+  page     the cold `page 1` and `page 2` after it of `latency` only (no tmux).
   memory   `browse` in a tmux pane over a generated feed of --posts posts (default
            100,000; served by `postfeed serve --fixtures DIR`): `g 1000`, then `g N` in
            steps of --step posts up to the end; VmHWM/VmRSS of the browse process at each
@@ -20,6 +21,7 @@ Prints Markdown tables (append them to BENCHMARKS.md: every run, not the best).
 
   python3 scripts/bench-browse.py                      everything (release build first)
   python3 scripts/bench-browse.py --only latency --runs 5
+  python3 scripts/bench-browse.py --only page --runs 5 --no-build
   python3 scripts/bench-browse.py --only memory --posts 20000
   POSTFEED_BIN=.build/release/postfeed python3 scripts/bench-browse.py --no-build
 
@@ -241,6 +243,28 @@ def cold_page(postfeed, server, scratch):
             "next": second}
 
 
+def curl_floor(server, runs):
+    """The same first screen with no client work: `curl` the page, then its images in
+    parallel (one `curl --parallel`), timed from launch to exit, minus two `curl --version`.
+    What two serial round trips cost against this server, decoding and caching nothing."""
+    if shutil.which("curl") is None:
+        return None
+    names = sorted({urllib.parse.urlparse(post["imageUrl"]).path
+                    for post in fixture_posts()[:20] if post.get("imageUrl")})
+    page = ["curl", "-s", "-o", "/dev/null", server.url + "/api/posts?page=1&limit=20"]
+    images = ["curl", "-s", "--no-progress-meter", "--parallel", "--parallel-immediate", "--parallel-max", "64"]
+    for name in names:
+        images += ["-o", "/dev/null", server.url + name]
+
+    def timed(commands):
+        start = time.monotonic()
+        for command in commands:
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.monotonic() - start
+    start_up = median([timed([["curl", "--version"], ["curl", "--version"]]) for _ in range(max(5, runs))])
+    return median([timed([page, images]) for _ in range(max(5, runs))]) - start_up
+
+
 def browse_run(postfeed, server, scratch):
     """Cold browse: time to the first screen; 1 s on it; the next screen (into page 2) and
     its requests; quit; a warm restart and its requests."""
@@ -284,27 +308,32 @@ def browse_run(postfeed, server, scratch):
     return result
 
 
-def run_latency(postfeed, latencies, runs, scratch):
+def run_latency(postfeed, latencies, runs, scratch, browse=True):
     floor = start_floor(postfeed, max(5, runs))
-    floor_pane = pane_floor(postfeed, scratch, max(3, runs))
+    floor_pane = pane_floor(postfeed, scratch, max(3, runs)) if browse else float("nan")
     results = {}
+    floors = {}
     for latency in latencies:
         server = Server(postfeed, latency)
         try:
             pages = [cold_page(postfeed, server, scratch) for _ in range(runs)]
-            browses = [browse_run(postfeed, server, scratch) for _ in range(runs)]
+            floors[latency] = curl_floor(server, runs)
+            browses = [browse_run(postfeed, server, scratch) for _ in range(runs)] if browse else []
         finally:
             server.stop()
         results[latency] = (pages, browses)
-    print(f"### Latency budget: `postfeed serve --latency-ms L`, {runs} runs each (medians), "
-          f"a {COLUMNS}×{ROWS} tmux pane for browse\n")
-    print(f"Process start subtracted: `postfeed --version` to exit {ms(floor)} (for `page`); "
-          f"the same through the pane's shell, send-keys to its output, {ms(floor_pane)} (for `browse`).\n")
+    print(f"### Latency budget: `postfeed serve --latency-ms L`, {runs} runs each (medians)"
+          + (f", a {COLUMNS}×{ROWS} tmux pane for browse\n" if browse else ", `page` only\n"))
+    print(f"Process start subtracted: `postfeed --version` to exit {ms(floor)} (for `page`)"
+          + (f"; the same through the pane's shell, send-keys to its output, {ms(floor_pane)} (for `browse`).\n"
+             if browse else ".\n"))
     header = "| measure | budget | " + " | ".join(f"L = {latency} ms" for latency in latencies) + " |"
     print(header)
     print("|---|---|" + "---:|" * len(latencies))
 
     def row(name, budget, cell):
+        if not browse and "browse" in name:
+            return
         print(f"| {name} | {budget} | " + " | ".join(cell(latency, *results[latency]) for latency in latencies) + " |")
 
     def requests(samples):
@@ -314,6 +343,8 @@ def run_latency(postfeed, latencies, runs, scratch):
 
     row("cold `page 1`: first line (text after its images), start subtracted", "≤ 2 L",
         lambda latency, pages, _: ms(median([p["first"] for p in pages]) - floor))
+    row("the floor: `curl` the page, then its images in parallel, curl's start subtracted", "—",
+        lambda latency, *_: ms(floors[latency]) if floors.get(latency) is not None else "no curl")
     row("cold `page 1`: exit, start subtracted", "—",
         lambda latency, pages, _: ms(median([p["exit"] for p in pages]) - floor))
     row("cold `page 1`: images printed / still loading", "all printed",
@@ -346,6 +377,11 @@ def run_latency(postfeed, latencies, runs, scratch):
 
         def zero(samples):
             return all(sample["pages"] == 0 and sample["images"] == 0 for sample in samples)
+        if not browse:
+            verdicts.append(f"L = {latency} ms: cold `page 1` ≤ 2 L "
+                            f"{'met' if median([p['first'] for p in pages]) - floor <= budget else 'NOT met'}; "
+                            f"`page 2` after `page 1` 0 requests {'met' if zero([p['next']['own'] for p in pages]) else 'NOT met'}.")
+            continue
         verdicts.append(f"L = {latency} ms: cold `page 1` ≤ 2 L "
                         f"{'met' if median([p['first'] for p in pages]) - floor <= budget else 'NOT met'}; "
                         f"cold `browse` ≤ 2 L {'met' if median([b['first'] for b in browses]) - floor_pane <= budget else 'NOT met'}; "
@@ -433,7 +469,7 @@ def run_memory(postfeed, count, step, scratch):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", default="latency,memory", help="latency, memory (comma-separated)")
+    parser.add_argument("--only", default="latency,memory", help="latency, page, memory (comma-separated)")
     parser.add_argument("--latency-ms", type=int, default=100, help="L; the run at 0 is always added")
     parser.add_argument("--runs", type=int, default=3, help="runs per latency measure (medians)")
     parser.add_argument("--posts", type=int, default=100_000, help="posts in the generated feed (memory)")
@@ -441,7 +477,7 @@ def main():
     parser.add_argument("--no-build", action="store_true", help="use $POSTFEED_BIN or the existing release build")
     arguments = parser.parse_args()
     parts = {part.strip() for part in arguments.only.split(",")}
-    if shutil.which("tmux") is None:
+    if shutil.which("tmux") is None and parts - {"page"}:
         raise SystemExit("bench-browse: tmux is not installed (make test-deps installs it)")
     postfeed = os.environ.get("POSTFEED_BIN")
     if not postfeed:
@@ -456,6 +492,8 @@ def main():
               f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
         if "latency" in parts:
             run_latency(postfeed, [arguments.latency_ms, 0], arguments.runs, scratch)
+        elif "page" in parts:
+            run_latency(postfeed, [arguments.latency_ms, 0], arguments.runs, scratch, browse=False)
         if "memory" in parts:
             run_memory(postfeed, arguments.posts, arguments.step, scratch)
     finally:

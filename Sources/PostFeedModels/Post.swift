@@ -90,6 +90,7 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
 
     /// Parses ISO-8601 with or without fractional seconds.
     public static func parseDate(_ text: String) -> Date? {
+        if let date = ISO8601UTC.parse(text) { return date }
         if let date = try? Date(text, strategy: .iso8601) { return date }
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }

@@ -149,13 +149,20 @@ extension FeedClient {
     // MARK: Numbered pages
 
     /// Opens numbered mode where `navigation` says and shows `count` pages from there,
-    /// handing each to `onPage` after its place was saved. What `postfeed page` does.
+    /// handing each to `onPage` and then saving it as the reader's place (atomically and
+    /// synced, as every save): the page and its images come first, the save is off the
+    /// path to the first screen (issue 16). The place is saved also when `onPage` throws
+    /// (the page was reached), and the save's error, if any, is thrown after it.
+    /// What `postfeed page` does.
     ///
+    /// - Returns: the saves' notices, one line each when another process's place was
+    ///   replaced (the resume's notices come with the first page instead).
     /// - Throws: ``RepositoryError`` `.pageOutOfRange` for a page past the end, or for
     ///   `.next` on the last page and `.previous` on the first (nothing is saved then).
+    @discardableResult
     public func readPages(
         _ navigation: PageNavigation, count: Int = 1, onPage: (PageReading) async throws -> Void
-    ) async throws -> Void {
+    ) async throws -> [String] {
         let feed = paged
         let requested: Int? = switch navigation {
         case .number(let number): number
@@ -185,6 +192,7 @@ extension FeedClient {
             break
         }
         var anchor = navigation == .saved ? resumed.anchorIndex : 0
+        var saveNotices: [String] = []
         for round in 0..<max(count, 1) {
             if round > 0 {
                 guard await feed.hasNext else { break }
@@ -192,12 +200,16 @@ extension FeedClient {
                 anchor = 0
             }
             let page = await feed.currentPage
-            let notices = try await savePaged(anchorIndexInPage: anchor)
-            try await onPage(PageReading(
+            let reading = PageReading(
                 page: page, posts: await feed.posts, totalPages: await feed.totalPages, totalCount: await feed.totalCount,
                 isLast: !(await feed.hasNext), staleReason: await feed.staleReason,
                 firstPosition: PlaceConverter.position(page: page, indexInPage: 0, pageSize: configuration.pageSize),
-                notices: (round == 0 ? resumed.notices : []) + notices))
+                notices: round == 0 ? resumed.notices : [])
+            let shown: Result<Void, any Error>
+            do { shown = .success(try await onPage(reading)) } catch { shown = .failure(error) }
+            saveNotices += try await savePaged(anchorIndexInPage: anchor)
+            try shown.get()
         }
+        return saveNotices
     }
 }

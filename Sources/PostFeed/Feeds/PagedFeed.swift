@@ -29,12 +29,20 @@ public actor PagedFeed {
         /// background and replaces the page on screen when it changed. Default off: an
         /// expired page is revalidated before it is shown, as `page` wants.
         public var servesExpiredPages: Bool
+        /// With both prefetches on, the next page waits for the current page's images to
+        /// land, at most this long, before it is requested: the screen being shown comes
+        /// first. A navigation to that page starts it at once. Default 1 s.
+        public var nextPageHeadStart: Duration
 
         /// Both prefetches are on unless turned off; expired pages are revalidated first.
-        public init(prefetchNeighbour: Bool = true, prefetchImages: Bool = true, servesExpiredPages: Bool = false) {
+        public init(
+            prefetchNeighbour: Bool = true, prefetchImages: Bool = true, servesExpiredPages: Bool = false,
+            nextPageHeadStart: Duration = .seconds(1)
+        ) {
             self.prefetchNeighbour = prefetchNeighbour
             self.prefetchImages = prefetchImages
             self.servesExpiredPages = servesExpiredPages
+            self.nextPageHeadStart = nextPageHeadStart
         }
     }
 
@@ -190,7 +198,9 @@ public actor PagedFeed {
     /// offsets), else walking from the nearest known key (cursor/link styles).
     private func fetch(_ number: Int, cachePolicy: PageCachePolicy, priority: HTTPPriority) async throws(RepositoryError) -> Page {
         if let prefetch = pagePrefetch, prefetch.key == key(for: number) {
-            // The page is on its way into the cache: wait for it rather than fetch it twice.
+            // The page is on its way into the cache: wait for it rather than fetch it twice
+            // (starting it now if it still waits for the images of the page on screen).
+            prefetch.startNow()
             await prefetch.task.value
             pagePrefetch = nil
         }
@@ -315,15 +325,18 @@ public actor PagedFeed {
         staleReason = page.staleReason
     }
 
-    /// Prefetches the current page's images and warms the page cache with the next page.
+    /// Prefetches the current page's images, then warms the page cache with the next page
+    /// and its images: the page on screen first (see ``PagePrefetch``).
     private func prefetchAround(_ number: Int) {
+        var currentImages: Task<Void, Never>?
         if configuration.prefetchImages, let images {
-            PagePrefetch.images(posts.compactMap { repository.backend.imageURL(for: $0) }, into: images)
+            currentImages = PagePrefetch.imagesToWaitFor(posts.compactMap { repository.backend.imageURL(for: $0) }, into: images)
         }
         guard configuration.prefetchNeighbour, hasNext, number < Int.max, let nextKey = knownOrComputedKey(for: number + 1) else { return }
         pagePrefetch = PagePrefetch(
             key: nextKey, repository: repository, images: configuration.prefetchImages ? images : nil,
-            cachePolicy: readPolicy(.useCache), logger: logger)
+            cachePolicy: readPolicy(.useCache),
+            after: currentImages.map { ($0, configuration.nextPageHeadStart) }, logger: logger)
     }
 
     /// Waits for the prefetch of the next page and its images (and of the current page's

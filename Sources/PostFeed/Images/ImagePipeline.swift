@@ -38,6 +38,12 @@ public actor ImagePipeline {
         public var cacheKey: @Sendable (URL) -> String
         /// Wall-clock time, injectable for expiry tests.
         public var now: @Sendable () -> Date
+        /// Return a fetched image before its disk store finishes: the store runs behind the
+        /// load, and ``FeedClient/shutdown()`` waits for it (a process that shows a page of
+        /// images does not wait for their bodies to pass the disk cache's write queue one by
+        /// one). Without a shared tier only. Default off: the image is on disk when
+        /// ``image(for:priority:)`` returns.
+        public var storesBehind = false
 
         /// Defaults: 100 images, ``MemoryCacheDefaults/totalCostLimit`` bytes, keys from
         /// ``ImagePipeline/defaultCacheKey``, the system clock.
@@ -175,6 +181,14 @@ public actor ImagePipeline {
         }
     }
 
+    /// Prefetches `urls` as ``prefetch(_:)`` does, and returns once each of them has ended
+    /// (stored, failed, or cancelled); one already in memory counts as ended.
+    public func prefetchAndWait(_ urls: [URL]) async {
+        prefetch(urls)
+        let tasks = Set(urls.map(configuration.cacheKey)).compactMap { prefetches[$0] }
+        for task in tasks { await task.value }
+    }
+
     /// Returns once every prefetch started so far has ended (stored, or failed).
     public func finishPrefetching() async {
         // Each prefetch removes itself as it ends (`prefetchFinished`).
@@ -210,8 +224,9 @@ public actor ImagePipeline {
     ) async throws(ImagePipelineError) -> ImageResponse {
         var http = HTTPRequest(url: url, priority: priority)
         http.headers["Accept"] = "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1"
-        let request = CachedHTTPLoader.Request(
+        var request = CachedHTTPLoader.Request(
             http: http, key: key, policy: policy, downloadsFolder: downloadsFolder, kind: .image, context: context)
+        request.storesBehind = configuration.storesBehind
         let outcome: CachedHTTPLoader.Outcome
         do {
             outcome = try await loader.load(request, in: responses, trail: &trail) { data, _ in

@@ -56,7 +56,9 @@ extension CachedHTTPLoader {
             }
             return .failure(.network(error))
         }
-        defer { response.discard() }
+        // The downloaded file goes when this returns, unless a store behind the load owns it.
+        var fileOwnedBehind = false
+        defer { if !fileOwnedBehind { response.discard() } }
         let now = now()
 
         if response.status == 304 {
@@ -107,6 +109,12 @@ extension CachedHTTPLoader {
                 key: request.key, url: http.url.absoluteString, etag: freshness.etag, lastModified: freshness.lastModified,
                 contentType: response.headers["Content-Type"] ?? accepted?.contentType, expiresAt: freshness.expiresAt,
                 storedAt: now, attributes: attributes)
+            if request.storesBehind, cache.shared == nil {
+                fileOwnedBehind = true
+                storeBehind(response, metadata: metadata, request: request, in: cache, generation: generation, flightKey: flightKey)
+                return .success(.fetched(Fetched(
+                    body: body, headers: response.headers, accepted: accepted, stored: false, expiresAt: freshness.expiresAt)))
+            }
             do {
                 try await cache.store(response.body, metadata: metadata, forKey: request.key, generation: generation)
                 stored = true
@@ -120,6 +128,25 @@ extension CachedHTTPLoader {
         return .success(.fetched(Fetched(
             body: body, headers: response.headers, accepted: accepted, stored: stored, expiresAt: freshness.expiresAt,
             metadata: storedMetadata)))
+    }
+
+    /// Stores `response` behind the load that returned it (see ``Request/storesBehind``): a
+    /// page of images is shown without waiting for its bodies to pass the cache's write
+    /// queue one by one. The downloaded file is this store's to adopt or remove.
+    private func storeBehind(
+        _ response: Response, metadata: CacheEntryMetadata, request: Request, in cache: some ResponseCache, generation: String?,
+        flightKey: String
+    ) {
+        runBehind { [self] in
+            defer { response.discard() }
+            do {
+                try await cache.store(response.body, metadata: metadata, forKey: request.key, generation: generation)
+                markFetched(flightKey)
+                if let size = cache.recordedTotalBytes() { telemetry.metrics.diskSize(request.kind, bytes: size) }
+            } catch {
+                cache.writeFailed(error, key: request.key)
+            }
+        }
     }
 
     private func send(_ request: HTTPRequest, downloadsFolder: URL?) async throws(HTTPClientError) -> Response {

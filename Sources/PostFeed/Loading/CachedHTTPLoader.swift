@@ -49,6 +49,10 @@ final class CachedHTTPLoader: Sendable {
         var kind: LoadKind = .page
         /// The load's span context, injected into the request (`traceparent`); `nil` injects nothing.
         var context: ServiceContext? = nil
+        /// A `2xx` body is returned before it is stored: the store runs behind the load
+        /// (``runBehind(_:)``, which ``finishTransfers()`` waits for). Only without a shared
+        /// tier, which is written from the stored entry.
+        var storesBehind = false
     }
 
     /// What a validator made of a `2xx` body: its decoded value, shared with the flight's
@@ -81,6 +85,7 @@ final class CachedHTTPLoader: Sendable {
         var body: Data
         var headers: HTTPHeaders
         var accepted: Accepted?
+        /// Stored before the load returned (not when the store runs behind it).
         var stored: Bool
         /// Until when the response is fresh (``HTTPFreshness``), computed once here.
         var expiresAt: Date

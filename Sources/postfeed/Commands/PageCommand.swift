@@ -62,13 +62,17 @@ struct PageCommand: AsyncParsableCommand {
         let noImages = noImages
         let navigation: PageNavigation = if let number { .number(number) }
             else if first { .first } else if next { .next } else if previous { .previous } else if last { .last } else { .saved }
-        // --no-images fetches none, also not in the background.
-        try await Session.run(backend, configure: { $0.paged.prefetchImages = !noImages }) { client in
+        // --no-images fetches none, also not in the background. A page's text waits for its
+        // images, not for their disk stores: those finish before the process exits.
+        try await Session.run(backend, configure: {
+            $0.paged.prefetchImages = !noImages
+            $0.images.storesBehind = true
+        }) { client in
             // A page waits for its images at most --image-wait; later ones finish at the end.
             let loads = ImageLoads(client: client, wait: imageWait.duration)
             defer { loads.cancel() }
             var output: [ListOutput] = []
-            try await client.readPages(navigation, count: count) { page in
+            let saveNotices = try await client.readPages(navigation, count: count) { page in
                 page.notices.forEach { Terminal.note("postfeed: \($0)") }
                 let images = noImages ? page.posts.map { _ in PageImage.none } : await loads.images(for: page.posts)
                 let lines = zip(page.posts, images).enumerated().map { offset, pair in
@@ -90,7 +94,11 @@ struct PageCommand: AsyncParsableCommand {
                 }
                 if page.isLast { print("— last page —") }
             }
+            // The place is saved after each page is out (off the path to the first screen):
+            // a replaced place is told after the text, and in the JSON's notices.
+            saveNotices.forEach { Terminal.note("postfeed: \($0)") }
             if json {
+                if let last = output.indices.last { output[last].notices += saveNotices }
                 if output.count == 1, let only = output.first { try JSONOutput.print(only) } else { try JSONOutput.print(output) }
             }
             try await finishImages(loads)

@@ -62,6 +62,30 @@ struct FeedClientReadingTests {
         }
     }
 
+    @Test("readPages saves the page as the place after handing it over (off the first screen's path), also when onPage throws")
+    func readPagesSavesAfterHandOver() async throws {
+        try await FeedTestSupport.withClient(pageSize: 10) { client, _, root in
+            var placeDuringHandOver: Int?
+            try await client.readPages(.number(7)) { _ in
+                placeDuringHandOver = Self.pagedState(root, client)?.currentPage ?? 0
+            }
+            #expect(placeDuringHandOver == 0, "the place was saved before the page was handed over")
+            #expect(Self.pagedState(root, client)?.currentPage == 7)
+
+            var failure: (any Error)?
+            do { try await client.readPages(.number(9)) { _ in throw OutputFailed() } } catch { failure = error }
+            #expect(failure is OutputFailed, "\(String(describing: failure))")
+            #expect(Self.pagedState(root, client)?.currentPage == 9, "the page reached is the place even when its output failed")
+        }
+    }
+
+    static func pagedState(_ root: URL, _ client: FeedClient) -> ListState? {
+        if case .restored(let state) = ListStateStore(cacheRoot: root).load(mode: .paged, backendIdentity: client.backend.identity) {
+            return state
+        }
+        return nil
+    }
+
     static func infiniteState(_ root: URL, _ client: FeedClient) -> ListState? {
         if case .restored(let state) = ListStateStore(cacheRoot: root).load(mode: .infinite, backendIdentity: client.backend.identity) {
             return state

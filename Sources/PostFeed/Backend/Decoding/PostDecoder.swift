@@ -120,7 +120,11 @@ struct PostDecoder: Sendable {
     /// (milliseconds when the number is too large to be seconds).
     private static func date(_ value: JSONValue) -> Date? {
         switch value {
-        case .string(let text): return Post.parseDate(text.trimmingCharacters(in: .whitespaces))
+        case .string(let text):
+            // Trimming goes through NSString on Linux: only when an end is white space.
+            let padded = (text.unicodeScalars.first?.properties.isWhitespace ?? false)
+                || (text.unicodeScalars.last?.properties.isWhitespace ?? false)
+            return Post.parseDate(padded ? text.trimmingCharacters(in: .whitespaces) : text)
         case .number:
             guard let seconds = value.doubleValue else { return nil }
             return Date(timeIntervalSince1970: seconds > 100_000_000_000 ? seconds / 1000 : seconds)
