@@ -27,6 +27,8 @@ typedef struct {
     size_t size;
     /// Where the next chunk (its length field) starts.
     size_t position;
+    /// The longest IDAT chunk accepted (libpng's own limit for this image).
+    size_t chunk_limit;
     uint32_t height;
     /// 3 (RGB) or 4 (RGBA) bytes a pixel.
     int channels;
@@ -42,6 +44,8 @@ typedef struct {
     size_t released;
     int failed;
     int cancelled;
+    /// 1 once the inflating thread is done (all rows and the stream's end, or failed).
+    int finished;
     /// The consumer's next row, unguarded (its thread only).
     size_t next_row;
     int started;
@@ -75,6 +79,10 @@ static int pf_png_rows_next_chunk(pf_png_rows *rows, z_stream *stream) {
         uint32_t length = pf_png_be32(header);
         if (memcmp(header + 4, "IDAT", 4) != 0) {
             pf_png_rows_fail(rows, "Not enough image data");
+            return 0;
+        }
+        if ((size_t)length > rows->chunk_limit) {
+            pf_png_rows_fail(rows, "IDAT: chunk data is too large");
             return 0;
         }
         if (length > 0x7fffffffu || (size_t)length > rows->size - rows->position - 12) {
@@ -119,6 +127,7 @@ static void *pf_png_rows_inflate(void *argument) {
     const size_t ring_bytes = rows->stride * PF_PNG_RING_ROWS;
     const size_t total = rows->stride * rows->height;
     size_t produced = 0, released = 0;
+    int ended = 0;
     while (produced < total) {
         if (stream.avail_in == 0 && !pf_png_rows_next_chunk(rows, &stream)) break;
         // Room: up to the end of the ring, the slots released, the image's end, and a
@@ -144,6 +153,7 @@ static void *pf_png_rows_inflate(void *argument) {
         stream.avail_out = (uInt)room;
         int status = inflate(&stream, Z_NO_FLUSH);
         size_t written = room - stream.avail_out;
+        ended = status == Z_STREAM_END;
         if (status == Z_STREAM_END && produced + written < total) {
             pf_png_rows_fail(rows, "Not enough image data");
             break;
@@ -167,7 +177,33 @@ static void *pf_png_rows_inflate(void *argument) {
             if (stop) break;
         }
     }
+    // As libpng after the last row: the compressed stream must end (more IDAT chunks
+    // as needed, each CRC-checked); data beyond the rows is ignored.
+    while (produced == total && !ended) {
+        pthread_mutex_lock(&rows->lock);
+        int stop = rows->cancelled || rows->failed;
+        pthread_mutex_unlock(&rows->lock);
+        if (stop) break;
+        unsigned char scratch[256];
+        if (stream.avail_in == 0 && !pf_png_rows_next_chunk(rows, &stream)) break;
+        stream.next_out = scratch;
+        stream.avail_out = sizeof scratch;
+        int status = inflate(&stream, Z_NO_FLUSH);
+        if (status == Z_STREAM_END || stream.avail_out != sizeof scratch) break;
+        if (status != Z_OK && status != Z_BUF_ERROR) {
+            pf_png_rows_fail(rows, stream.msg != NULL ? stream.msg : "damaged compressed image data");
+            break;
+        }
+        if (status == Z_BUF_ERROR && stream.avail_in != 0) {
+            pf_png_rows_fail(rows, "damaged compressed image data");
+            break;
+        }
+    }
     inflateEnd(&stream);
+    pthread_mutex_lock(&rows->lock);
+    rows->finished = 1;
+    pthread_cond_broadcast(&rows->changed);
+    pthread_mutex_unlock(&rows->lock);
     return NULL;
 }
 
@@ -175,13 +211,14 @@ static void *pf_png_rows_inflate(void *argument) {
 /// `idat_offset` in `data` (kept, not copied: it must outlive the reader). Returns 0
 /// when the thread or memory cannot be had: nothing to stop, read another way.
 static inline int pf_png_rows_start(pf_png_rows *rows, const void *data, size_t size, size_t idat_offset,
-                                    uint32_t width, uint32_t height, int channels) {
+                                    size_t chunk_limit, uint32_t width, uint32_t height, int channels) {
     memset(rows, 0, sizeof *rows);
     if ((channels != 3 && channels != 4) || width == 0 || height == 0 || idat_offset > size) return 0;
     if ((size_t)width > (SIZE_MAX / PF_PNG_RING_ROWS - 1) / (size_t)channels) return 0;
     rows->data = (const unsigned char *)data;
     rows->size = size;
     rows->position = idat_offset;
+    rows->chunk_limit = chunk_limit;
     rows->height = height;
     rows->channels = channels;
     rows->stride = 1 + (size_t)width * (size_t)channels;
@@ -278,6 +315,18 @@ static inline const unsigned char *pf_png_rows_next(pf_png_rows *rows) {
     }
     rows->next_row = row + 1;
     return out;
+}
+
+/// After the last row: waits for the inflating thread to reach the compressed stream's
+/// end. Returns 0 with `message` set when that failed (missing or damaged data after
+/// the rows, which libpng refuses too).
+static inline int pf_png_rows_finish(pf_png_rows *rows) {
+    if (!rows->started) return 0;
+    pthread_mutex_lock(&rows->lock);
+    while (!rows->finished && !rows->failed) pthread_cond_wait(&rows->changed, &rows->lock);
+    int ok = !rows->failed;
+    pthread_mutex_unlock(&rows->lock);
+    return ok;
 }
 
 /// Stops the inflating thread (wherever it is) and frees the reader's memory.

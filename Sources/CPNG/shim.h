@@ -48,6 +48,8 @@ typedef struct {
     /// RGBA): `pf_png_rows` can read them from `idat_offset`, the first IDAT chunk.
     int direct;
     size_t idat_offset;
+    /// The longest IDAT chunk libpng accepts for this image (png_check_chunk_length).
+    size_t idat_limit;
     char message[200];
 } pf_png_reader;
 
@@ -121,6 +123,17 @@ static inline int pf_png_reader_open(pf_png_reader *reader, const void *data, si
         (type == PNG_COLOR_TYPE_RGB_ALPHA || (type == PNG_COLOR_TYPE_RGB && !png_get_valid(reader->png, reader->info, PNG_INFO_tRNS)))) {
         reader->direct = 1;
         reader->idat_offset = after_header - 8;
+        // libpng's limit: the larger of its chunk allocation limit and what the rows could
+        // take compressed at worst (png_check_chunk_length).
+        size_t limit = png_get_chunk_malloc_max(reader->png);
+        if (limit == 0 || limit > PNG_UINT_31_MAX) limit = PNG_UINT_31_MAX;
+        size_t row_factor = (size_t)reader->width * (type == PNG_COLOR_TYPE_RGB ? 3 : 4) + 1;
+        size_t idat_limit = PNG_UINT_31_MAX;
+        if (reader->height <= PNG_UINT_32_MAX / row_factor) idat_limit = (size_t)reader->height * row_factor;
+        if (row_factor > 32566) row_factor = 32566;
+        idat_limit += 6 + 5 * (idat_limit / row_factor + 1);
+        if (idat_limit > PNG_UINT_31_MAX) idat_limit = PNG_UINT_31_MAX;
+        reader->idat_limit = limit < idat_limit ? idat_limit : limit;
     }
     png_set_expand(reader->png);  // palette to RGB, gray to 8 bits, tRNS to alpha
     if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(reader->png);

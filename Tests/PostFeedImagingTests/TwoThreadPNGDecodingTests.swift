@@ -80,6 +80,29 @@ import Testing
         #expect(failure(oneThread, png) != nil)
     }
 
+    /// `png` (one IDAT chunk) with the last `count` bytes of its compressed data cut, the
+    /// chunk's length and CRC fixed: every row is there, the zlib stream's end is not.
+    static func cuttingTheStreamsEnd(_ png: Data, by count: Int) throws -> Data {
+        let type = try #require(png.range(of: Data("IDAT".utf8)))
+        let bytes = [UInt8](png)
+        let start = type.lowerBound - 4
+        let length = bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
+        let body = Array(bytes[type.upperBound..<type.upperBound + length - count])
+        func be32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        let chunk = be32(UInt32(body.count)) + Array("IDAT".utf8) + body + be32(TestImages.crc32(Array("IDAT".utf8) + body))
+        return Data(bytes[..<start] + chunk + bytes[(type.upperBound + length + 4)...])
+    }
+
+    @Test func aStreamWithoutItsEndFailsAsWithLibpng() throws {
+        let png = Self.png(colorType: 2, idatChunks: 1)
+        #expect(failure(twoThreads, try Self.cuttingTheStreamsEnd(png, by: 0)) == nil)
+        // The Adler-32 (unchecked, but zlib reads it to end the stream) cut off.
+        let cut = try Self.cuttingTheStreamsEnd(png, by: 4)
+        let message = try #require(failure(twoThreads, cut))
+        #expect(message.contains("PNG") && !message.contains("\n"), "\(message)")
+        #expect(failure(oneThread, cut) != nil)
+    }
+
     @Test func truncatedDataFailsWithOneLine() throws {
         let png = Self.png(colorType: 2)
         for length in [png.count / 2, png.count - 40, png.count - 13, 80] {

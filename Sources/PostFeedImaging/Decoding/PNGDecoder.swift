@@ -9,13 +9,11 @@ internal import CPNG
 /// RGBA PNG is read on two threads (`pf_png_rows`: zlib inflates on a helper thread while
 /// this one unfilters and downscales), again the same rows.
 struct PNGDecoder {
-    /// From this many pixels on, a PNG libpng would not transform is inflated on a second
-    /// thread: below it, the thread costs more than it saves.
-    static let twoThreadPixelCount = 250_000
-
     let limit: Int
-    /// ``twoThreadPixelCount``; tests lower it to read their small PNGs on two threads.
-    var twoThreadsFrom = PNGDecoder.twoThreadPixelCount
+    /// From this many pixels on, a PNG libpng would not transform is inflated on a second
+    /// thread (``ImageDecoder/twoThreadPNGPixelCount``; tests lower it to read their
+    /// small PNGs on two threads).
+    var twoThreadsFrom = ImageDecoder().twoThreadPNGPixelCount
 
     func headerSize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
         var image = pf_png_image_new()
@@ -89,14 +87,18 @@ struct PNGDecoder {
         let rows = UnsafeMutablePointer<pf_png_rows>.allocate(capacity: 1)
         rows.initialize(to: pf_png_rows())
         defer { rows.deallocate() }
-        guard pf_png_rows_start(rows, bytes.baseAddress, bytes.count, reader.idat_offset, reader.width,
-                                reader.height, reader.channels) != 0 else { return nil }
+        guard pf_png_rows_start(rows, bytes.baseAddress, bytes.count, reader.idat_offset, reader.idat_limit,
+                                reader.width, reader.height, reader.channels) != 0 else { return nil }
         defer { pf_png_rows_stop(rows) }
         for _ in 0..<Int(reader.height) {
             guard let row = pf_png_rows_next(rows) else {
                 throw .corrupt(.png, String(cString: pf_png_rows_message(rows)))
             }
             scaler.add(row: row)
+        }
+        // The compressed stream must end properly, as libpng checks after the last row.
+        guard pf_png_rows_finish(rows) != 0 else {
+            throw .corrupt(.png, String(cString: pf_png_rows_message(rows)))
         }
         return scaler.image()
     }
