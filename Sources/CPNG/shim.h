@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <png.h>
+#include "rows.h"
 
 /// A zeroed `png_image` of the current version, as the simplified API requires.
 static inline png_image pf_png_image_new(void) {
@@ -43,6 +44,12 @@ typedef struct {
     /// or fewer per sample, not interlaced, no gamma conversion to sRGB needed. When 0
     /// the caller reads the image with the simplified API instead.
     int streamable;
+    /// 1 when the rows need no transformation at all (8-bit RGB without tRNS, or 8-bit
+    /// RGBA): `pf_png_rows` can read them from `idat_offset`, the first IDAT chunk.
+    int direct;
+    size_t idat_offset;
+    /// The longest IDAT chunk libpng accepts for this image (png_check_chunk_length).
+    size_t idat_limit;
     char message[200];
 } pf_png_reader;
 
@@ -95,6 +102,8 @@ static inline int pf_png_reader_open(pf_png_reader *reader, const void *data, si
     png_set_option(reader->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
 #endif
     png_read_info(reader->png, reader->info);
+    // png_read_info stops after the first IDAT chunk's length and type.
+    size_t after_header = reader->offset;
     reader->width = png_get_image_width(reader->png, reader->info);
     reader->height = png_get_image_height(reader->png, reader->info);
     int depth = png_get_bit_depth(reader->png, reader->info);
@@ -110,6 +119,22 @@ static inline int pf_png_reader_open(pf_png_reader *reader, const void *data, si
     }
     reader->streamable = depth <= 8 && !interlaced && gamma_ok;
     if (!reader->streamable) return 1;
+    if (depth == 8 && after_header >= 8 && memcmp(reader->data + after_header - 4, "IDAT", 4) == 0 &&
+        (type == PNG_COLOR_TYPE_RGB_ALPHA || (type == PNG_COLOR_TYPE_RGB && !png_get_valid(reader->png, reader->info, PNG_INFO_tRNS)))) {
+        reader->direct = 1;
+        reader->idat_offset = after_header - 8;
+        // libpng's limit: the larger of its chunk allocation limit and what the rows could
+        // take compressed at worst (png_check_chunk_length).
+        size_t limit = png_get_chunk_malloc_max(reader->png);
+        if (limit == 0 || limit > PNG_UINT_31_MAX) limit = PNG_UINT_31_MAX;
+        size_t row_factor = (size_t)reader->width * (type == PNG_COLOR_TYPE_RGB ? 3 : 4) + 1;
+        size_t idat_limit = PNG_UINT_31_MAX;
+        if (reader->height <= PNG_UINT_32_MAX / row_factor) idat_limit = (size_t)reader->height * row_factor;
+        if (row_factor > 32566) row_factor = 32566;
+        idat_limit += 6 + 5 * (idat_limit / row_factor + 1);
+        if (idat_limit > PNG_UINT_31_MAX) idat_limit = PNG_UINT_31_MAX;
+        reader->idat_limit = limit < idat_limit ? idat_limit : limit;
+    }
     png_set_expand(reader->png);  // palette to RGB, gray to 8 bits, tRNS to alpha
     if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(reader->png);
     png_read_update_info(reader->png, reader->info);

@@ -2,7 +2,8 @@ import Foundation
 
 /// A PNG encoder for the tests, writing what libpng's simplified writer cannot: any
 /// colour type and bit depth, Adam7 interlacing, a palette with transparency, a gAMA
-/// chunk. Deflate with stored blocks (no compression), unfiltered rows.
+/// chunk, every row filter, the image data split over several IDAT chunks. Deflate with
+/// stored blocks (no compression).
 struct TestPNG {
     var width: Int
     var height: Int
@@ -16,6 +17,11 @@ struct TestPNG {
     var paletteAlpha: [UInt8] = []
     /// gAMA, in units of 1/100000.
     var gamma: UInt32?
+    /// The filter of row y is `filters[y % filters.count]` (0 none, 1 sub, 2 up, 3
+    /// average, 4 Paeth); interlaced images are always unfiltered.
+    var filters: [UInt8] = [0]
+    /// How many IDAT chunks the compressed data is split into (at most one per byte).
+    var idatChunks = 1
     /// The samples of pixel (x, y), each in 0 ..< 2^bitDepth (a palette index for type 3).
     var samples: (Int, Int) -> [Int]
 
@@ -41,7 +47,11 @@ struct TestPNG {
         if let gamma { chunk("gAMA", Self.be32(gamma)) }
         if colorType == 3 { chunk("PLTE", palette.flatMap { [$0.0, $0.1, $0.2] }) }
         if !paletteAlpha.isEmpty { chunk("tRNS", paletteAlpha) }
-        chunk("IDAT", Self.zlibStored(rawRows()))
+        let compressed = Self.zlibStored(rawRows())
+        let pieces = max(1, min(idatChunks, compressed.count))
+        for piece in 0..<pieces {
+            chunk("IDAT", Array(compressed[piece * compressed.count / pieces..<(piece + 1) * compressed.count / pieces]))
+        }
         chunk("IEND", [])
         return data
     }
@@ -55,12 +65,37 @@ struct TestPNG {
         for (x0, y0, dx, dy) in passes {
             let xs = Array(stride(from: x0, to: width, by: dx))
             guard !xs.isEmpty else { continue }
+            var prior: [UInt8]?
             for y in stride(from: y0, to: height, by: dy) {
-                raw.append(0)
-                raw += pack(xs.flatMap { samples($0, y) })
+                let row = pack(xs.flatMap { samples($0, y) })
+                let filter = interlaced ? 0 : filters[y % max(1, filters.count)]
+                raw.append(filter)
+                raw += Self.filtered(row, prior: prior, filter: filter, bytesPerPixel: max(1, channels * Int(bitDepth) / 8))
+                prior = row
             }
         }
         return raw
+    }
+
+    /// `row` filtered against the row above (PNG specification, section 9).
+    private static func filtered(_ row: [UInt8], prior: [UInt8]?, filter: UInt8, bytesPerPixel bpp: Int) -> [UInt8] {
+        func left(_ i: Int) -> Int { i >= bpp ? Int(row[i - bpp]) : 0 }
+        func up(_ i: Int) -> Int { prior.map { Int($0[i]) } ?? 0 }
+        func upLeft(_ i: Int) -> Int { i >= bpp ? prior.map { Int($0[i - bpp]) } ?? 0 : 0 }
+        return row.indices.map { i in
+            let predicted: Int
+            switch filter {
+            case 1: predicted = left(i)
+            case 2: predicted = up(i)
+            case 3: predicted = (left(i) + up(i)) / 2
+            case 4:
+                let a = left(i), b = up(i), c = upLeft(i), p = a + b - c
+                let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                predicted = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+            default: predicted = 0
+            }
+            return UInt8(truncatingIfNeeded: Int(row[i]) - predicted)
+        }
     }
 
     /// Samples packed most significant bit first (below 8 bits) or big-endian (16).

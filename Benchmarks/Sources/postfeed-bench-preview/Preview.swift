@@ -17,11 +17,13 @@ struct PreviewOptions {
     }
 }
 
-/// One preview, the way PostFeed draws it: decode scaled for the pixel box the renderer
-/// wants for the cells, then render into the cells.
+/// One preview, the way PostFeed draws it (`ImagePreviewer`): libchafa's set-up started
+/// on another thread, decode scaled for the pixel box the renderer wants for the cells,
+/// then render into the cells.
 enum Preview {
     static func draw(_ data: Data, options: PreviewOptions) throws -> String {
         let renderer = options.renderer
+        TerminalImageRenderer.prepareInBackground()
         return renderer.render(try decode(data, options: options, renderer: renderer), fittingIn: options.cells)
     }
 

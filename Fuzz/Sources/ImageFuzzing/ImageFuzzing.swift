@@ -48,6 +48,28 @@ public func fuzzImageDecoding(_ format: ImageFormat, _ input: UnsafeRawBufferPoi
         checkMessage(error)
     }
 
+    // PNG previews read on two threads (pf_png_rows) whatever their size: the same pixels
+    // or the same failure as libpng's one-thread reader.
+    if format == .png {
+        var twoThreads = decoder
+        twoThreads.twoThreadPNGPixelCount = 0
+        var oneThread = decoder
+        oneThread.twoThreadPNGPixelCount = .max
+        let split = Result { () throws(ImageDecodingError) in try twoThreads.decode(data, fittingIn: box) }
+        let single = Result { () throws(ImageDecodingError) in try oneThread.decode(data, fittingIn: box) }
+        switch (split, single) {
+        case (.success(let a), .success(let b)):
+            precondition(a == b, "two-thread PNG rows differ from libpng's")
+        case (.failure(let error), .success):
+            // Stricter only where libpng would warn and go on (e.g. data after the rows).
+            checkMessage(error)
+        case (.success, .failure(let error)):
+            preconditionFailure("two threads decoded a PNG libpng refuses: \(error.message)")
+        case (.failure(let error), .failure):
+            checkMessage(error)
+        }
+    }
+
     do {
         let full = try decoder.decode(data, as: format)
         if ImageFormat(sniffing: data) == format {

@@ -51,6 +51,8 @@ public final class ImagePreviewer: Sendable {
         if Task.isCancelled { throw .cancelled(image.url) }
 
         let renderer = style.renderer
+        // libchafa sets itself up on another core while this one decodes.
+        TerminalImageRenderer.prepareInBackground()
         decodes.add(1, ordering: .relaxed)
         let pixels: RGBAImage
         do {

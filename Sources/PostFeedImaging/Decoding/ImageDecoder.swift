@@ -14,6 +14,11 @@ public struct ImageDecoder: Sendable {
     /// The largest width × height (as declared by the header) the decoder accepts.
     public var maximumPixelCount: Int
 
+    /// From this many pixels on, a preview of an 8-bit RGB or RGBA PNG is inflated on a
+    /// second thread while this one unfilters and downscales (the same pixels; below it
+    /// the thread costs more than it saves). The fuzz targets lower it to 0.
+    public var twoThreadPNGPixelCount = 250_000
+
     public init(maximumPixelCount: Int = ImageDecoder.defaultMaximumPixelCount) {
         self.maximumPixelCount = maximumPixelCount
     }
@@ -30,8 +35,9 @@ public struct ImageDecoder: Sendable {
         let limit = maximumPixelCount
         switch format {
         case .png:
+            let twoThreadsFrom = twoThreadPNGPixelCount
             return try withBytes(of: data) { bytes throws(ImageDecodingError) in
-                try PNGDecoder(limit: limit).decode(bytes, fittingIn: box)
+                try PNGDecoder(limit: limit, twoThreadsFrom: twoThreadsFrom).decode(bytes, fittingIn: box)
             }
         case .jpeg:
             return try withBytes(of: data) { bytes throws(ImageDecodingError) in

@@ -5,9 +5,15 @@ internal import CPNG
 /// fewer per sample, not interlaced, sRGB) is read row by row into a ``RowDownscaler``:
 /// no full-size pixel buffer, so time and memory follow the target, not the original
 /// (zlib still inflates every row). Other PNGs (16-bit, interlaced, a gamma to convert)
-/// are decoded whole, then downscaled: the same pixels either way.
+/// are decoded whole, then downscaled: the same pixels either way. A large 8-bit RGB or
+/// RGBA PNG is read on two threads (`pf_png_rows`: zlib inflates on a helper thread while
+/// this one unfilters and downscales), again the same rows.
 struct PNGDecoder {
     let limit: Int
+    /// From this many pixels on, a PNG libpng would not transform is inflated on a second
+    /// thread (``ImageDecoder/twoThreadPNGPixelCount``; tests lower it to read their
+    /// small PNGs on two threads).
+    var twoThreadsFrom = ImageDecoder().twoThreadPNGPixelCount
 
     func headerSize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
         var image = pf_png_image_new()
@@ -56,6 +62,10 @@ struct PNGDecoder {
         }
         let channels = Int(reader.pointee.channels)
         var scaler = RowDownscaler(from: size, to: target, channels: channels)
+        if reader.pointee.direct != 0, size.pixelCount >= twoThreadsFrom,
+           let image = try decodeOnTwoThreads(bytes, reader: reader.pointee, into: &scaler) {
+            return image
+        }
         var row = [UInt8](repeating: 0, count: size.width * channels)
         for _ in 0..<size.height {
             let ok = row.withUnsafeMutableBufferPointer { row in
@@ -70,6 +80,29 @@ struct PNGDecoder {
         return scaler.image()
     }
 
+    /// The rows from `pf_png_rows` into `scaler`, or nil when its thread could not start.
+    private func decodeOnTwoThreads(
+        _ bytes: UnsafeBufferPointer<UInt8>, reader: pf_png_reader, into scaler: inout RowDownscaler
+    ) throws(ImageDecodingError) -> RGBAImage? {
+        let rows = UnsafeMutablePointer<pf_png_rows>.allocate(capacity: 1)
+        rows.initialize(to: pf_png_rows())
+        defer { rows.deallocate() }
+        guard pf_png_rows_start(rows, bytes.baseAddress, bytes.count, reader.idat_offset, reader.idat_limit,
+                                reader.width, reader.height, reader.channels) != 0 else { return nil }
+        defer { pf_png_rows_stop(rows) }
+        for _ in 0..<Int(reader.height) {
+            guard let row = pf_png_rows_next(rows) else {
+                throw .corrupt(.png, String(cString: pf_png_rows_message(rows)))
+            }
+            scaler.add(row: row)
+        }
+        // The compressed stream must end properly, as libpng checks after the last row.
+        guard pf_png_rows_finish(rows) != 0 else {
+            throw .corrupt(.png, String(cString: pf_png_rows_message(rows)))
+        }
+        return scaler.image()
+    }
+
     /// True when `bytes` is a PNG that ``decode(_:fittingIn:)`` reads row by row.
     static func readsRows(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let reader = UnsafeMutablePointer<pf_png_reader>.allocate(capacity: 1)
@@ -78,6 +111,17 @@ struct PNGDecoder {
         guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count) != 0 else { return false }
         defer { pf_png_reader_close(reader) }
         return reader.pointee.streamable != 0
+    }
+
+    /// True when `bytes` is a PNG that ``decode(_:fittingIn:)`` can read on two threads
+    /// (when it is large enough): 8-bit RGB without tRNS or 8-bit RGBA, not interlaced.
+    static func readsOnTwoThreads(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let reader = UnsafeMutablePointer<pf_png_reader>.allocate(capacity: 1)
+        reader.initialize(to: pf_png_reader())
+        defer { reader.deallocate() }
+        guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count) != 0 else { return false }
+        defer { pf_png_reader_close(reader) }
+        return reader.pointee.direct != 0
     }
 
     private func begin(_ image: inout png_image, _ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {

@@ -73,6 +73,12 @@ public struct TerminalImageRenderer: Sendable {
         }
     }
 
+    /// Starts libchafa's one-time set-up on a helper thread, to overlap the decode of the
+    /// first image: call it before decoding; ``render(_:fittingIn:)`` waits for it.
+    public static func prepareInBackground() {
+        ChafaWarmUp.shared.start()
+    }
+
     /// `image` drawn to fit in `box` cells, as the bytes to write to the terminal.
     /// Empty for `none`. Symbols output ends each row with a newline except the last.
     public func render(_ image: RGBAImage, fittingIn box: PixelSize) -> String {
@@ -80,6 +86,7 @@ public struct TerminalImageRenderer: Sendable {
             return ""
         }
         let canvasCells = cells(for: image.size, fittingIn: box)
+        ChafaWarmUp.shared.wait()
 
         let config = chafa_canvas_config_new()
         defer { chafa_canvas_config_unref(config) }
