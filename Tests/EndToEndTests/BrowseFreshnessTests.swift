@@ -126,6 +126,72 @@ struct BrowseFreshnessTests {
         }
     }
 
+    @Test("the detail view open on a revised post of an expired page is drawn again with the newer copy; a post gone upstream stays, the view says it is gone")
+    func detailViewFollowsTheNewerCopy() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        let file = fixtures.directory.appendingPathComponent("posts.json")
+        let title = try Self.firstTitle()
+        // Given: page 1 cached by an earlier run, expired at once
+        let port = try await RunningFixtureServer.withRunning(
+            FixtureServerConfiguration(fixturesDirectory: fixtures.directory, pageMaxAge: 0)
+        ) { server in
+            let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
+            #expect(warm.succeeded, "\(warm)")
+            return server.port
+        }
+        let slow = FixtureServerConfiguration(
+            port: port, fixturesDirectory: fixtures.directory, faults: FaultInjection(latency: Self.latency), pageMaxAge: 0)
+        let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+        try await RunningFixtureServer.withRunning(slow) { server in
+            // Given: post 1 revised since, the server slow
+            server.revise(postIDs: [1])
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
+            let first = try await pane.waitForScreen { Self.showsFirstPost(titled: title, $0) }
+            try #require(first.ok, "\(first.screen.joined(separator: "\n"))")
+
+            // When: post 1 opened before the check ends
+            try pane.type("o")
+            let opened = try await pane.waitForScreen { $0.joined(separator: "\n").contains("(any key to go back)") }
+            #expect(opened.ok && !opened.screen.joined(separator: "\n").contains("(revision 1)"), "\(opened.screen.joined(separator: "\n"))")
+
+            // Then: the newer copy in the detail view, still open
+            let revised = try await pane.waitForScreen {
+                let text = $0.joined(separator: "\n")
+                return text.contains("(revision 1) \(title)") && text.contains("(any key to go back)")
+            }
+            #expect(revised.ok, "the detail view kept the old copy\n\(revised.screen.joined(separator: "\n"))")
+            try pane.type("x")
+            try pane.type("q")
+            let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+            #expect(status == "exit 0\n", "\(status ?? "no status")")
+        }
+
+        // Given: post 1 deleted upstream
+        let posts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
+        let remaining = posts.filter { ($0["id"] as? Int) != 1 }
+        try JSONSerialization.data(withJSONObject: remaining).write(to: file)
+        try await RunningFixtureServer.withRunning(slow) { server in
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
+            let first = try await pane.waitForScreen { Self.showsFirstPost(titled: "(revision 1) \(title)", $0) }
+            try #require(first.ok, "\(first.screen.joined(separator: "\n"))")
+
+            // When: post 1 opened before the check ends
+            try pane.type("o")
+
+            // Then: still post 1's text, saying it is gone
+            let gone = try await pane.waitForScreen { $0.joined(separator: "\n").contains("no longer on the server") }
+            let text = gone.screen.joined(separator: "\n")
+            #expect(gone.ok && text.contains("(revision 1) \(title)") && text.contains("(any key to go back)"), "\(text)")
+            try pane.type("x")
+            let list = try await pane.waitForScreen { $0.last?.contains("post 1 is no longer on the server") == true }
+            #expect(list.ok, "\(list.screen.joined(separator: "\n"))")
+            try pane.type("q")
+            let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+            #expect(status == "exit 0\n", "\(status ?? "no status")")
+        }
+    }
+
     @Test("q while the expired page is being checked quits without waiting for the server, and saves")
     func quitWhileChecking() async throws {
         let sandbox = try Sandbox()

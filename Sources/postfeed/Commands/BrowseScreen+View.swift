@@ -190,7 +190,7 @@ extension BrowseScreen {
         switch overlay {
         case .detail(_, let text, let above):
             terminal.write(clearsImages)
-            draw(text: above + text, closing: "(any key to go back)", size: size)
+            draw(text: above + text, closing: detailNote.map { "\($0) (any key to go back)" } ?? "(any key to go back)", size: size)
             if size != nil, let detailPreview { terminal.write(Self.placed(detailPreview, row: 1, column: 1)) }
         case .help:
             draw(text: BrowseHelp.lines, closing: "(any key closes the help)", size: size)
