@@ -22,11 +22,11 @@ struct BrowseFreshnessTests {
         lines.count > 2 && lines[2].hasPrefix("   1. \(title)")
     }
 
-    private func startBrowse(in pane: TmuxPane, sandbox: Sandbox, baseURL: URL) throws {
+    private func startBrowse(in pane: TmuxPane, sandbox: Sandbox, baseURL: URL, options: String = "") throws {
         let binary = try PostfeedProcess.executable().path
         try pane.type("rm -f browse.status; clear", enter: true)
         try pane.type(
-            "\(binary) browse --base-url \(baseURL.absoluteString) --cache-dir \(sandbox.cacheRoot.path)"
+            "\(binary) browse --base-url \(baseURL.absoluteString) --cache-dir \(sandbox.cacheRoot.path)\(options)"
                 + "; echo \"exit $?\" > browse.status",
             enter: true)
     }
@@ -186,6 +186,34 @@ struct BrowseFreshnessTests {
             try pane.type("x")
             let list = try await pane.waitForScreen { $0.last?.contains("post 1 is no longer on the server") == true }
             #expect(list.ok, "\(list.screen.joined(separator: "\n"))")
+            try pane.type("q")
+            let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+            #expect(status == "exit 0\n", "\(status ?? "no status")")
+        }
+    }
+
+    @Test("browse --offline: an expired cache says once on the status line that the cached posts may be out of date; a fresh one does not")
+    func offlineSaysCachedPostsMayBeOld() async throws {
+        let title = try Self.firstTitle()
+        for maxAge in [0, 3600] {
+            let sandbox = try Sandbox()
+            // Given: page 1 cached (expired at once, or fresh for an hour), then the server gone
+            let baseURL = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(pageMaxAge: maxAge)) { server in
+                let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
+                #expect(warm.succeeded, "\(warm)")
+                return server.baseURL
+            }
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+
+            // When
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: baseURL, options: " --offline")
+
+            // Then: the cached posts; the status line says they may be old only when expired
+            // (it is set with the first view of the posts, so the first frame showing them has it)
+            let shown = try await pane.waitForScreen { Self.showsFirstPost(titled: title, $0) }
+            #expect(shown.ok, "\(shown.screen.joined(separator: "\n"))")
+            let said = shown.screen.last?.contains("cached posts may be out of date: offline") == true
+            #expect(said == (maxAge == 0), "max-age \(maxAge)\n\(shown.screen.joined(separator: "\n"))")
             try pane.type("q")
             let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
             #expect(status == "exit 0\n", "\(status ?? "no status")")

@@ -107,6 +107,8 @@ final class BrowseScreen {
     var detailPost: Post?
     /// What the detail view says before how to close it (the post is gone upstream).
     var detailNote: String?
+    /// The status line said once that `--offline` leaves expired cached posts unchecked.
+    var offlineNoted = false
     /// List thumbnails on (`i`); on at the start for kitty, iTerm2 and sixel.
     var thumbnailsOn = false
     /// Thumbnails drawn or loaded this run, by post ID.

@@ -8,10 +8,16 @@ extension InfiniteFeed {
     /// Pages served from the cache past their expiry and not revalidated yet.
     public var expiredPageCount: Int { expiredPages.count }
 
-    /// Queues `page` for revalidation when it was served expired (and not because the
-    /// network failed or the client is offline: that page already says why it is stale).
+    /// Queues `page` for revalidation when it was served expired. One served expired
+    /// because it cannot be checked (the client is offline) is not queued: ``staleReason``
+    /// says why instead (also for a page read back into the window or restored).
     func noteExpired(_ page: Page) {
-        guard configuration.servesExpiredPages, page.isExpired, !page.isStale, !expiredPages.contains(page.key) else { return }
+        guard configuration.servesExpiredPages, page.isExpired else { return }
+        if let reason = page.staleReason {
+            staleReason = reason
+            return
+        }
+        guard !expiredPages.contains(page.key) else { return }
         expiredPages.append(page.key)
     }
 
