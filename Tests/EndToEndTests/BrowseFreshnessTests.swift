@@ -126,7 +126,25 @@ struct BrowseFreshnessTests {
         }
     }
 
-    @Test("the detail view open on a revised post of an expired page is drawn again with the newer copy; a post gone upstream stays, the view says it is gone")
+    /// Opens the post on top (titled `old`), expects its old text first, then `new` in the
+    /// detail view still open; then quits.
+    private func expectDetailFollows(_ pane: TmuxPane, old: String, new: String) async throws {
+        try pane.type("o")
+        let opened = try await pane.waitForScreen { $0.joined(separator: "\n").contains("(any key to go back)") }
+        let first = opened.screen.joined(separator: "\n")
+        #expect(opened.ok && first.contains(old) && !first.contains(new), "\(first)")
+        let revised = try await pane.waitForScreen {
+            let text = $0.joined(separator: "\n")
+            return text.contains(new) && text.contains("(any key to go back)")
+        }
+        #expect(revised.ok, "the detail view kept the old copy\n\(revised.screen.joined(separator: "\n"))")
+        try pane.type("x")
+        try pane.type("q")
+        let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+        #expect(status == "exit 0\n", "\(status ?? "no status")")
+    }
+
+    @Test("the detail view open on a revised post of an expired page is drawn again with the newer copy (infinite and paged); a post gone upstream stays, the view says it is gone")
     func detailViewFollowsTheNewerCopy() async throws {
         let sandbox = try Sandbox()
         let fixtures = try FixtureCopy()
@@ -150,21 +168,19 @@ struct BrowseFreshnessTests {
             let first = try await pane.waitForScreen { Self.showsFirstPost(titled: title, $0) }
             try #require(first.ok, "\(first.screen.joined(separator: "\n"))")
 
-            // When: post 1 opened before the check ends
-            try pane.type("o")
-            let opened = try await pane.waitForScreen { $0.joined(separator: "\n").contains("(any key to go back)") }
-            #expect(opened.ok && !opened.screen.joined(separator: "\n").contains("(revision 1)"), "\(opened.screen.joined(separator: "\n"))")
+            // When / Then: post 1 opened before the check ends shows the newer copy once it comes
+            try await expectDetailFollows(pane, old: title, new: "(revision 1) \(title)")
 
-            // Then: the newer copy in the detail view, still open
-            let revised = try await pane.waitForScreen {
-                let text = $0.joined(separator: "\n")
-                return text.contains("(revision 1) \(title)") && text.contains("(any key to go back)")
-            }
-            #expect(revised.ok, "the detail view kept the old copy\n\(revised.screen.joined(separator: "\n"))")
-            try pane.type("x")
-            try pane.type("q")
-            let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
-            #expect(status == "exit 0\n", "\(status ?? "no status")")
+            // When / Then: the same in paged mode, with post 1 revised again
+            let switched = try await sandbox.run(["mode", "paged"], against: server)
+            #expect(switched.succeeded, "\(switched)")
+            server.revise(postIDs: [1])
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
+            let paged = try await pane.waitForScreen { Self.showsFirstPost(titled: "(revision 1) \(title)", $0) }
+            try #require(paged.ok, "\(paged.screen.joined(separator: "\n"))")
+            try await expectDetailFollows(pane, old: "(revision 1) \(title)", new: "(revision 2) \(title)")
+            let back = try await sandbox.run(["mode", "infinite"], against: server)
+            #expect(back.succeeded, "\(back)")
         }
 
         // Given: post 1 deleted upstream
@@ -173,7 +189,7 @@ struct BrowseFreshnessTests {
         try JSONSerialization.data(withJSONObject: remaining).write(to: file)
         try await RunningFixtureServer.withRunning(slow) { server in
             try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
-            let first = try await pane.waitForScreen { Self.showsFirstPost(titled: "(revision 1) \(title)", $0) }
+            let first = try await pane.waitForScreen { Self.showsFirstPost(titled: "(revision 2) \(title)", $0) }
             try #require(first.ok, "\(first.screen.joined(separator: "\n"))")
 
             // When: post 1 opened before the check ends
@@ -182,7 +198,7 @@ struct BrowseFreshnessTests {
             // Then: still post 1's text, saying it is gone
             let gone = try await pane.waitForScreen { $0.joined(separator: "\n").contains("no longer on the server") }
             let text = gone.screen.joined(separator: "\n")
-            #expect(gone.ok && text.contains("(revision 1) \(title)") && text.contains("(any key to go back)"), "\(text)")
+            #expect(gone.ok && text.contains("(revision 2) \(title)") && text.contains("(any key to go back)"), "\(text)")
             try pane.type("x")
             let list = try await pane.waitForScreen { $0.last?.contains("post 1 is no longer on the server") == true }
             #expect(list.ok, "\(list.screen.joined(separator: "\n"))")
