@@ -22,11 +22,11 @@ struct BrowseFreshnessTests {
         lines.count > 2 && lines[2].hasPrefix("   1. \(title)")
     }
 
-    private func startBrowse(in pane: TmuxPane, sandbox: Sandbox, baseURL: URL) throws {
+    private func startBrowse(in pane: TmuxPane, sandbox: Sandbox, baseURL: URL, options: String = "") throws {
         let binary = try PostfeedProcess.executable().path
         try pane.type("rm -f browse.status; clear", enter: true)
         try pane.type(
-            "\(binary) browse --base-url \(baseURL.absoluteString) --cache-dir \(sandbox.cacheRoot.path)"
+            "\(binary) browse --base-url \(baseURL.absoluteString) --cache-dir \(sandbox.cacheRoot.path)\(options)"
                 + "; echo \"exit $?\" > browse.status",
             enter: true)
     }
@@ -120,6 +120,116 @@ struct BrowseFreshnessTests {
             let styled = try pane.screen(escapes: true)
             #expect(styled[2].contains("\u{1B}[7m") && styled[2].contains(fifth), "the highlighted post: \(styled[2])")
 
+            try pane.type("q")
+            let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+            #expect(status == "exit 0\n", "\(status ?? "no status")")
+        }
+    }
+
+    /// Opens the post on top (titled `old`), expects its old text first, then `new` in the
+    /// detail view still open; then quits.
+    private func expectDetailFollows(_ pane: TmuxPane, old: String, new: String) async throws {
+        try pane.type("o")
+        let opened = try await pane.waitForScreen { $0.joined(separator: "\n").contains("(any key to go back)") }
+        let first = opened.screen.joined(separator: "\n")
+        #expect(opened.ok && first.contains(old) && !first.contains(new), "\(first)")
+        let revised = try await pane.waitForScreen {
+            let text = $0.joined(separator: "\n")
+            return text.contains(new) && text.contains("(any key to go back)")
+        }
+        #expect(revised.ok, "the detail view kept the old copy\n\(revised.screen.joined(separator: "\n"))")
+        try pane.type("x")
+        try pane.type("q")
+        let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+        #expect(status == "exit 0\n", "\(status ?? "no status")")
+    }
+
+    @Test("the detail view open on a revised post of an expired page is drawn again with the newer copy (infinite and paged); a post gone upstream stays, the view says it is gone")
+    func detailViewFollowsTheNewerCopy() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        let file = fixtures.directory.appendingPathComponent("posts.json")
+        let title = try Self.firstTitle()
+        // Given: page 1 cached by an earlier run, expired at once
+        let port = try await RunningFixtureServer.withRunning(
+            FixtureServerConfiguration(fixturesDirectory: fixtures.directory, pageMaxAge: 0)
+        ) { server in
+            let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
+            #expect(warm.succeeded, "\(warm)")
+            return server.port
+        }
+        let slow = FixtureServerConfiguration(
+            port: port, fixturesDirectory: fixtures.directory, faults: FaultInjection(latency: Self.latency), pageMaxAge: 0)
+        let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+        try await RunningFixtureServer.withRunning(slow) { server in
+            // Given: post 1 revised since, the server slow
+            server.revise(postIDs: [1])
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
+            let first = try await pane.waitForScreen { Self.showsFirstPost(titled: title, $0) }
+            try #require(first.ok, "\(first.screen.joined(separator: "\n"))")
+
+            // When / Then: post 1 opened before the check ends shows the newer copy once it comes
+            try await expectDetailFollows(pane, old: title, new: "(revision 1) \(title)")
+
+            // When / Then: the same in paged mode, with post 1 revised again
+            let switched = try await sandbox.run(["mode", "paged"], against: server)
+            #expect(switched.succeeded, "\(switched)")
+            server.revise(postIDs: [1])
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
+            let paged = try await pane.waitForScreen { Self.showsFirstPost(titled: "(revision 1) \(title)", $0) }
+            try #require(paged.ok, "\(paged.screen.joined(separator: "\n"))")
+            try await expectDetailFollows(pane, old: "(revision 1) \(title)", new: "(revision 2) \(title)")
+            let back = try await sandbox.run(["mode", "infinite"], against: server)
+            #expect(back.succeeded, "\(back)")
+        }
+
+        // Given: post 1 deleted upstream
+        let posts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
+        let remaining = posts.filter { ($0["id"] as? Int) != 1 }
+        try JSONSerialization.data(withJSONObject: remaining).write(to: file)
+        try await RunningFixtureServer.withRunning(slow) { server in
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
+            let first = try await pane.waitForScreen { Self.showsFirstPost(titled: "(revision 2) \(title)", $0) }
+            try #require(first.ok, "\(first.screen.joined(separator: "\n"))")
+
+            // When: post 1 opened before the check ends
+            try pane.type("o")
+
+            // Then: still post 1's text, saying it is gone
+            let gone = try await pane.waitForScreen { $0.joined(separator: "\n").contains("no longer on the server") }
+            let text = gone.screen.joined(separator: "\n")
+            #expect(gone.ok && text.contains("(revision 2) \(title)") && text.contains("(any key to go back)"), "\(text)")
+            try pane.type("x")
+            let list = try await pane.waitForScreen { $0.last?.contains("post 1 is no longer on the server") == true }
+            #expect(list.ok, "\(list.screen.joined(separator: "\n"))")
+            try pane.type("q")
+            let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
+            #expect(status == "exit 0\n", "\(status ?? "no status")")
+        }
+    }
+
+    @Test("browse --offline: an expired cache says once on the status line that the cached posts may be out of date; a fresh one does not")
+    func offlineSaysCachedPostsMayBeOld() async throws {
+        let title = try Self.firstTitle()
+        for maxAge in [0, 3600] {
+            let sandbox = try Sandbox()
+            // Given: page 1 cached (expired at once, or fresh for an hour), then the server gone
+            let baseURL = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(pageMaxAge: maxAge)) { server in
+                let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
+                #expect(warm.succeeded, "\(warm)")
+                return server.baseURL
+            }
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
+
+            // When
+            try startBrowse(in: pane, sandbox: sandbox, baseURL: baseURL, options: " --offline")
+
+            // Then: the cached posts; the status line says they may be old only when expired
+            // (it is set with the first view of the posts, so the first frame showing them has it)
+            let shown = try await pane.waitForScreen { Self.showsFirstPost(titled: title, $0) }
+            #expect(shown.ok, "\(shown.screen.joined(separator: "\n"))")
+            let said = shown.screen.last?.contains("cached posts may be out of date: offline") == true
+            #expect(said == (maxAge == 0), "max-age \(maxAge)\n\(shown.screen.joined(separator: "\n"))")
             try pane.type("q")
             let status = try await pane.waitForFile("browse.status", timeout: .seconds(10))
             #expect(status == "exit 0\n", "\(status ?? "no status")")

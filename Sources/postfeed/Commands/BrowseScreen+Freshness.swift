@@ -27,6 +27,53 @@ extension BrowseScreen {
         }
     }
 
+    /// What the feed holds now of the post the detail view shows, after its page (or
+    /// another) was replaced.
+    enum DetailCopy: Sendable {
+        /// The feed's copy of the post (maybe the one shown).
+        case found(Post)
+        /// The post is in no loaded page any more: gone upstream.
+        case gone
+        /// Loaded, on a page out of memory: nothing to compare.
+        case unknown
+    }
+
+    /// Draws the detail view again with the feed's copy of its post after a page was
+    /// replaced, or says the post is gone upstream (its text stays).
+    private func refreshDetail() {
+        guard case .detail(let postID, _, _) = overlay else { return }
+        let (client, mode) = (client, mode)
+        start(.detailCopy) { _ in
+            let copy: DetailCopy
+            switch mode {
+            case .infinite:
+                let feed = client.infinite
+                if let index = await feed.index(ofPostID: postID) {
+                    copy = await feed.post(at: index).map(DetailCopy.found) ?? .unknown
+                } else {
+                    copy = .gone
+                }
+            case .paged:
+                copy = await client.paged.posts.first { $0.id == postID }.map(DetailCopy.found) ?? .gone
+            }
+            return { screen in screen.showDetailCopy(copy, postID: postID) }
+        }
+    }
+
+    private func showDetailCopy(_ copy: DetailCopy, postID: Int) {
+        guard case .detail(postID, _, _) = overlay else { return }
+        switch copy {
+        case .found(let post):
+            detailNote = nil
+            if post != detailPost { showDetailText(of: post) }
+        case .gone:
+            detailNote = "no longer on the server: this is the copy from before;"
+            say("post \(postID) is no longer on the server: the detail view shows the copy from before")
+        case .unknown:
+            break
+        }
+    }
+
     /// Applies what checking one page found: a changed page is drawn again with the post on
     /// top kept (its nearest neighbour when it is gone); a failure leaves the cached posts
     /// and says why on the status line. Then the next page, if any.
@@ -41,6 +88,7 @@ extension BrowseScreen {
             if shown.top == top { pendingPostID = shown.posts.first?.id }
             orderDirty = order != nil
             refreshView()
+            refreshDetail()
         case .failed(let reason):
             say("showing cached posts: \(result.pageName) could not be checked for newer ones (\(reason))")
         }

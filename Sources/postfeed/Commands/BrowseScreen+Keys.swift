@@ -13,6 +13,7 @@ extension BrowseScreen {
             cancel(.detail)
             cancel(.preview)
             detailPreview = nil
+            (detailPost, detailNote) = (nil, nil)
             return true
         case .goTo(let typed):
             typeGoTo(key, into: typed)

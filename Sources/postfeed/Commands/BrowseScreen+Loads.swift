@@ -170,8 +170,19 @@ extension BrowseScreen {
     /// `o`: the top post in full at once; its image's details and preview when they arrive.
     func openDetail() {
         guard let post = shown.posts.first else { return }
-        overlay = .detail(postID: post.id, text: Self.detailLines(post, image: nil), above: [])
+        overlay = .detail(postID: post.id, text: [], above: [])
+        detailNote = nil
         loadDetailPreview(of: post)
+        showDetailText(of: post)
+    }
+
+    /// The detail view's text for `post` (the one open, or its newer copy) at once, its
+    /// image's details when they arrive; what is drawn above it stays.
+    func showDetailText(of post: Post) {
+        guard case .detail(post.id, _, let above) = overlay else { return }
+        detailPost = post
+        overlay = .detail(postID: post.id, text: Self.detailLines(post, image: nil), above: above)
+        cancel(.detail)
         guard post.imageURL != nil else { return }
         let client = client
         start(.detail, activity: "loading the image's details…") { _ in

@@ -54,6 +54,8 @@ private struct ViewResult: Sendable {
     var popularity: [Int: Double]?
     /// Pages shown from the cache past their expiry, waiting to be checked with the server.
     var expiredPages = 0
+    /// Why posts shown came from the cache out of date (`offline` with `--offline`).
+    var staleReason: String?
 }
 
 extension BrowseScreen {
@@ -93,6 +95,15 @@ extension BrowseScreen {
         loadMoreIfNeeded()
         loadThumbnails()
         if result.expiredPages > 0 { startRevalidation() }
+        if result.staleReason != nil { noteOfflineOnce() }
+    }
+
+    /// With `--offline` nothing is checked with the server: once expired cached posts are
+    /// shown, says so once.
+    private func noteOfflineOnce() {
+        guard client.configuration.offline, !offlineNoted else { return }
+        offlineNoted = true
+        say("cached posts may be out of date: offline (--offline), so they are not checked with the server")
     }
 
     private static func read(_ request: ViewRequest, client: FeedClient) async throws -> ViewResult {
@@ -110,10 +121,13 @@ extension BrowseScreen {
             let view = BrowseView(
                 top: top, posts: visible, numbers: numbers, loaded: posts.count, viewCount: posts.count,
                 total: await feed.totalCount, hasMore: await feed.hasNext, page: page, totalPages: await feed.totalPages)
-            return ViewResult(top: top, view: view, rebuilt: nil, popularity: nil, expiredPages: await feed.expiredPageCount)
+            return ViewResult(
+                top: top, view: view, rebuilt: nil, popularity: nil, expiredPages: await feed.expiredPageCount,
+                staleReason: await feed.staleReason)
         case .infinite:
             var result = try await readInfinite(request, feed: client.infinite)
             result.expiredPages = await client.infinite.expiredPageCount
+            result.staleReason = await client.infinite.staleReason
             return result
         }
     }
@@ -190,7 +204,7 @@ extension BrowseScreen {
         switch overlay {
         case .detail(_, let text, let above):
             terminal.write(clearsImages)
-            draw(text: above + text, closing: "(any key to go back)", size: size)
+            draw(text: above + text, closing: detailNote.map { "\($0) (any key to go back)" } ?? "(any key to go back)", size: size)
             if size != nil, let detailPreview { terminal.write(Self.placed(detailPreview, row: 1, column: 1)) }
         case .help:
             draw(text: BrowseHelp.lines, closing: "(any key closes the help)", size: size)

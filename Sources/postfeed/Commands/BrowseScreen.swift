@@ -19,7 +19,7 @@ enum BrowseEvent: Sendable {
 
 /// The kinds of work `browse` runs off its loop, at most one of each at a time.
 enum BrowseJob: Int, Hashable, Sendable, Comparable {
-    case open, refresh, goTo, page, more, search, detail, preview, view, thumbnails, revalidate, poll
+    case open, refresh, goTo, page, more, search, detail, preview, view, thumbnails, revalidate, poll, detailCopy
 
     static func < (lhs: BrowseJob, rhs: BrowseJob) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -103,6 +103,12 @@ final class BrowseScreen {
     var previewStyle = PreviewStyle.none
     /// The open post's preview, drawn above its text once its job ended.
     var detailPreview: ImagePreview?
+    /// The post the detail view shows (`o`): drawn again when its page is replaced.
+    var detailPost: Post?
+    /// What the detail view says before how to close it (the post is gone upstream).
+    var detailNote: String?
+    /// The status line said once that `--offline` leaves expired cached posts unchecked.
+    var offlineNoted = false
     /// List thumbnails on (`i`); on at the start for kitty, iTerm2 and sixel.
     var thumbnailsOn = false
     /// Thumbnails drawn or loaded this run, by post ID.

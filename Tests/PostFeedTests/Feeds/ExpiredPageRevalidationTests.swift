@@ -225,4 +225,69 @@ struct ExpiredPageRevalidationTests {
             }
         }
     }
+
+    /// Opens a feed over pages 1 and 2 cached from `before` (expired), with the server now
+    /// serving `after`; revalidates both pages and returns what each found.
+    private static func revalidateBothPages(
+        before: [Int], after: [Int], root: URL,
+        _ body: @Sendable (InfiniteFeed, [PageRevalidation?], RunningFixtureServer) async throws -> Void
+    ) async throws {
+        let cacheRoot = root.appendingPathComponent("cache", isDirectory: true)
+        let old = try Self.fixtures(before, in: root, named: "before")
+        let new = try Self.fixtures(after, in: root, named: "after")
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(fixturesDirectory: old, pageMaxAge: 0)) {
+            server in
+            try await Self.warm(server, root: cacheRoot)
+            return server.port
+        }
+        let changed = FixtureServerConfiguration(port: port, fixturesDirectory: new, pageMaxAge: 0)
+        try await RunningFixtureServer.withRunning(changed) { server in
+            try await FeedClient.withFeedClient(Self.configuration(server: server, root: cacheRoot)) { client in
+                let feed = client.infinite
+                try await feed.loadMore()
+                try await feed.loadMore()
+                #expect(await feed.loadedPostIDs == Array(1...20))
+                let first = await feed.revalidateNextExpiredPage()
+                let second = await feed.revalidateNextExpiredPage()
+                try await body(feed, [first, second], server)
+            }
+        }
+    }
+
+    // The fixture server's cursors are offsets (`nextCursor` of a page is the offset after
+    // it), so no revision gives the last page a different cursor: these tests change what
+    // the last page says about the rest (`hasMore`, `total`, the next page number).
+
+    @Test("the last page loaded now says there are no more (posts 21–30 gone upstream): the feed ends, no request for page 3")
+    func lastPageNowEndsTheList() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-last-ends")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await Self.revalidateBothPages(before: Array(1...30), after: Array(1...20), root: root) { feed, results, server in
+            let keys = results.map { $0?.key }
+            #expect(keys == [.number(1), .number(2)])
+            #expect(results[1]?.outcome == .replaced)
+            #expect(await feed.hasMore == false)
+            #expect(await feed.totalCount == 20)
+            server.resetRequestCounts()
+            let added = try await feed.loadMore()
+            #expect(added == 0)
+            #expect(FeedTestSupport.listRequests(server) == 0)
+            #expect(await feed.loadedPostIDs == Array(1...20))
+        }
+    }
+
+    @Test("the last page loaded said there were no more and now has a next page (posts 21–30 added upstream): the next load reads it")
+    func lastPageNowGoesOn() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-last-goes-on")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await Self.revalidateBothPages(before: Array(1...20), after: Array(1...30), root: root) { feed, results, _ in
+            #expect(results[1]?.outcome == .replaced)
+            #expect(await feed.hasMore)
+            #expect(await feed.totalCount == 30)
+            let added = try await feed.loadMore()
+            #expect(added == 10)
+            #expect(await feed.loadedPostIDs == Array(1...30))
+            #expect(await feed.hasMore == false)
+        }
+    }
 }

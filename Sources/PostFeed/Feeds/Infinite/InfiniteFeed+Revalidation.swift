@@ -8,10 +8,16 @@ extension InfiniteFeed {
     /// Pages served from the cache past their expiry and not revalidated yet.
     public var expiredPageCount: Int { expiredPages.count }
 
-    /// Queues `page` for revalidation when it was served expired (and not because the
-    /// network failed or the client is offline: that page already says why it is stale).
+    /// Queues `page` for revalidation when it was served expired. One served expired
+    /// because it cannot be checked (the client is offline) is not queued: ``staleReason``
+    /// says why instead (also for a page read back into the window or restored).
     func noteExpired(_ page: Page) {
-        guard configuration.servesExpiredPages, page.isExpired, !page.isStale, !expiredPages.contains(page.key) else { return }
+        guard configuration.servesExpiredPages, page.isExpired else { return }
+        if let reason = page.staleReason {
+            staleReason = reason
+            return
+        }
+        guard !expiredPages.contains(page.key) else { return }
         expiredPages.append(page.key)
     }
 
@@ -25,6 +31,9 @@ extension InfiniteFeed {
     ///   of other pages and hidden posts left out as when it was loaded, posts gone upstream
     ///   leave the list): ``PageRevalidation/Outcome/replaced``. Indices after it move when
     ///   its post count changed; find the reader's post again with ``index(ofPostID:)``.
+    ///   A newer copy of the last page loaded also sets where the list goes on: one that
+    ///   says there are no more ends it (``hasMore`` turns `false`), a new next key is the
+    ///   next ``loadMore()``'s; a new total or next key alone is ``PageRevalidation/Outcome/replaced`` too.
     /// - When the server cannot be asked, the cached posts stay, ``staleReason`` says why,
     ///   and so does ``PageRevalidation/Outcome/failed(_:)``.
     ///
@@ -71,7 +80,8 @@ extension InfiniteFeed {
     }
 
     /// Puts `page`'s posts in place of those loaded from `key`; returns whether anything the
-    /// feed holds changed.
+    /// feed holds changed (its posts, the total, or the next page's key when it is the last
+    /// page loaded).
     ///
     /// A post the page now shares with a neighbouring page moved across the page boundary
     /// upstream (posts added or removed before it): it moves to this page and leaves the
@@ -80,6 +90,9 @@ extension InfiniteFeed {
     private func replace(_ key: PageKey, with page: Page) -> Bool {
         guard let position = segments.firstIndex(where: { $0.key == key }) else { return false }
         let old = segments[position]
+        let endMoved = position == segments.count - 1 && followNextKey(of: page, key: key)
+        let totalChanged = page.totalCount.map { $0 != totalCount } ?? false
+        if let total = page.totalCount { totalCount = total }
         var others = knownIDs
         others.subtract(old.listedPostIDs)
         let neighbours = [position - 1, position + 1].filter { segments.indices.contains($0) }
@@ -88,7 +101,7 @@ extension InfiniteFeed {
         var shown = listed
         if configuration.unseenOnly { shown.removeAll { hiddenPostIDs.contains($0.id) } }
         let changed = old.posts.map { $0 != shown } ?? (old.postIDs != shown.map(\.id))
-        guard changed else { return false }
+        guard changed else { return endMoved || totalChanged }
         let moving = neighbourIDs.intersection(listed.map(\.id))
         for neighbour in neighbours where !moving.isDisjoint(with: segments[neighbour].listedPostIDs) {
             let left = segments[neighbour]
@@ -104,7 +117,20 @@ extension InfiniteFeed {
         // A page out of the window stays out: its newer copy is in the page cache.
         segment.posts = old.isResident ? shown : nil
         segments[position] = segment
-        if let total = page.totalCount { totalCount = total }
+        return true
+    }
+
+    /// Takes the next page's key from the newer copy of the last page loaded: a copy that
+    /// says there are no more ends the list, one with a new next key (a cursor, a link, more
+    /// posts upstream) is where the next ``loadMore()`` goes. Not while a load is under way
+    /// (it sets the key from the page it reads) nor after a stall; a next key already walked
+    /// ends the list as it does when loading. Returns whether the key changed.
+    private func followNextKey(of page: Page, key: PageKey) -> Bool {
+        guard loadFlight == nil, stalledWalk == nil else { return false }
+        var next = page.nextKey
+        if let candidate = next, candidate == key || segments.contains(where: { $0.key == candidate }) { next = nil }
+        guard next != nextKey else { return false }
+        nextKey = next
         return true
     }
 }
