@@ -103,6 +103,39 @@ import Testing
         #expect(failure(oneThread, cut) != nil)
     }
 
+    /// `png` (one IDAT chunk of stored blocks) with damaged compressed data after the last
+    /// row: its last block no longer ends the stream, the rows end with the IDAT chunk, and
+    /// a second IDAT chunk holds an invalid block header instead of the Adler-32. libpng's
+    /// row reader only warns about damage it finds past the rows (a benign error).
+    static func damagingAfterTheRows(_ png: Data) throws -> Data {
+        let type = try #require(png.range(of: Data("IDAT".utf8)))
+        let bytes = [UInt8](png)
+        let start = type.lowerBound - 4
+        let length = bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
+        var rows = Array(bytes[type.upperBound..<type.upperBound + length - 4])
+        // The zlib header, then the only stored block's header: BFINAL cleared.
+        rows[2] = 0
+        // BFINAL 1 with the reserved block type 3: zlib's "invalid block type".
+        let damage: [UInt8] = [0x07, 0, 0, 0]
+        func be32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        func chunk(_ body: [UInt8]) -> [UInt8] {
+            be32(UInt32(body.count)) + Array("IDAT".utf8) + body + be32(TestImages.crc32(Array("IDAT".utf8) + body))
+        }
+        return Data(bytes[..<start] + chunk(rows) + chunk(damage) + bytes[(type.upperBound + length + 4)...])
+    }
+
+    @Test func damageAfterTheRowsPreviewsWithLibpngsPixels() throws {
+        let damaged = try Self.damagingAfterTheRows(Self.png(colorType: 6, idatChunks: 1))
+        let single = try decode(oneThread, damaged)
+        let split = try decode(twoThreads, damaged)
+        #expect(split == single)
+        #expect(split == (try decode(oneThread, Self.png(colorType: 6, idatChunks: 1))))
+        // Through the product's decoder too, with the two-thread reader from any size.
+        var decoder = ImageDecoder()
+        decoder.twoThreadPNGPixelCount = 0
+        #expect(try decoder.decode(damaged, fittingIn: box) == single)
+    }
+
     @Test func truncatedDataFailsWithOneLine() throws {
         let png = Self.png(colorType: 2)
         for length in [png.count / 2, png.count - 40, png.count - 13, 80] {

@@ -7,7 +7,8 @@ internal import CPNG
 /// (zlib still inflates every row). Other PNGs (16-bit, interlaced, a gamma to convert)
 /// are decoded whole, then downscaled: the same pixels either way. A large 8-bit RGB or
 /// RGBA PNG is read on two threads (`pf_png_rows`: zlib inflates on a helper thread while
-/// this one unfilters and downscales), again the same rows.
+/// this one unfilters and downscales), again the same rows; when that read fails, libpng's
+/// one-thread reader decides (it is lenient with damage after the last row).
 struct PNGDecoder {
     let limit: Int
     /// From this many pixels on, a PNG libpng would not transform is inflated on a second
@@ -61,11 +62,17 @@ struct PNGDecoder {
             return AreaDownscaler.downscale(try decode(bytes), to: target)
         }
         let channels = Int(reader.pointee.channels)
-        var scaler = RowDownscaler(from: size, to: target, channels: channels)
-        if reader.pointee.direct != 0, size.pixelCount >= twoThreadsFrom,
-           let image = try decodeOnTwoThreads(bytes, reader: reader.pointee, into: &scaler) {
-            return image
+        if reader.pointee.direct != 0, size.pixelCount >= twoThreadsFrom {
+            var split = RowDownscaler(from: size, to: target, channels: channels)
+            // A refusal is not the last word: libpng's row reader below (whose reader has
+            // read no row yet) accepts some damage the two-thread one refuses (damaged
+            // compressed data past the last row, which it only warns about), so the same
+            // PNG previews, or fails with libpng's reason, whatever its size.
+            if let image = try? decodeOnTwoThreads(bytes, reader: reader.pointee, into: &split) {
+                return image
+            }
         }
+        var scaler = RowDownscaler(from: size, to: target, channels: channels)
         var row = [UInt8](repeating: 0, count: size.width * channels)
         for _ in 0..<size.height {
             let ok = row.withUnsafeMutableBufferPointer { row in
