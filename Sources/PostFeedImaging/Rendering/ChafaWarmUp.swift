@@ -14,6 +14,17 @@ final class ChafaWarmUp: Sendable {
     }
 
     private let state = Mutex<State>(.idle)
+    /// Waits for the set-up thread to end (tests wrap it to watch the order of events).
+    private let join: @Sendable (pthread_t) -> Void
+
+    init(join: @escaping @Sendable (pthread_t) -> Void = ChafaWarmUp.joinThread) {
+        self.join = join
+    }
+
+    /// Waits for the set-up thread `thread` to end.
+    static func joinThread(_ thread: pthread_t) {
+        pf_chafa_warm_up_join(thread)
+    }
 
     /// Starts the set-up once per process; later calls do nothing.
     func start() {
@@ -25,13 +36,13 @@ final class ChafaWarmUp: Sendable {
     }
 
     /// Waits for a started set-up to finish (once; chafa sets itself up in the caller
-    /// when it never started).
+    /// when it never started). The lock is held across the join (about 1 ms, once), so
+    /// every caller returns only after the set-up has ended: one that comes while another
+    /// joins waits for it rather than drawing beside the still running set-up.
     func wait() {
-        let running: pthread_t? = state.withLock { state in
-            defer { state = .done }
-            if case .running(let thread) = state { return thread }
-            return nil
+        state.withLock { state in
+            if case .running(let thread) = state { join(thread) }
+            state = .done
         }
-        if let running { pf_chafa_warm_up_join(running) }
     }
 }
