@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostFeedHTTP
 
 /// What ``FeedClient/readInfinite(pages:after:onLoading:onPage:)`` did: which posts it loaded
@@ -207,7 +208,15 @@ extension FeedClient {
                 notices: round == 0 ? resumed.notices : [])
             let shown: Result<Void, any Error>
             do { shown = .success(try await onPage(reading)) } catch { shown = .failure(error) }
-            saveNotices += try await savePaged(anchorIndexInPage: anchor)
+            do {
+                saveNotices += try await savePaged(anchorIndexInPage: anchor)
+            } catch {
+                // The hand-over's failure is the caller's first problem: it is the one
+                // thrown, the save's goes to the logger rather than being lost.
+                guard case .failure(let handOverError) = shown else { throw error }
+                logger.warning("page \(page) could not be handed over, and its place was not saved either: \(error.message)")
+                throw handOverError
+            }
             try shown.get()
         }
         return saveNotices

@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import PostFeed
 import PostFeedServer
+import Synchronization
 import Testing
 
 /// The reading loop of `postfeed list` and the page navigation of `postfeed page` are
@@ -76,6 +78,36 @@ struct FeedClientReadingTests {
             do { try await client.readPages(.number(9)) { _ in throw OutputFailed() } } catch { failure = error }
             #expect(failure is OutputFailed, "\(String(describing: failure))")
             #expect(Self.pagedState(root, client)?.currentPage == 9, "the page reached is the place even when its output failed")
+        }
+    }
+
+    @Test("readPages: when the hand-over and the save after it both fail, the hand-over's error is thrown, the save's logged")
+    func readPagesKeepsTheHandOverErrorWhenTheSaveFails() async throws {
+        let records = FeedClientLoggingTests.RecordingHandler.Records()
+        let logger = Logger(label: "app") { _ in FeedClientLoggingTests.RecordingHandler(records: records) }
+        let root = FeedTestSupport.temporaryDirectory("reading-save")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await RunningFixtureServer.withRunning { server in
+            let configuration = try FeedTestSupport.configuration(server: server, cacheRoot: root)
+            try await FeedClient.withFeedClient(configuration, logger: logger) { client in
+                let stateFolder = ListStateStore(cacheRoot: root).directory
+                var failure: (any Error)?
+                do {
+                    try await client.readPages(.number(3)) { _ in
+                        // A file where the state folder goes: the save after this fails
+                        // (whoever runs the test, root included).
+                        try? FileManager.default.removeItem(at: stateFolder)
+                        try Data("not a folder".utf8).write(to: stateFolder)
+                        throw OutputFailed()
+                    }
+                } catch {
+                    failure = error
+                }
+                #expect(failure is OutputFailed, "\(String(describing: failure))")
+                let lines = records.lines.withLock { $0.map(\.message) }
+                let logged = lines.filter { $0.contains("page 3") && $0.contains("cannot save list state") }
+                #expect(logged.count == 1, "\(lines)")
+            }
         }
     }
 
