@@ -37,6 +37,9 @@ struct PagePrefetch: Sendable {
         if let after { gate.open(after: after.images, atMost: after.atMost) } else { gate.open() }
         self.task = Task {
             await gate.wait()
+            // Cancelled while waiting (the gate opens on cancellation): no lookup at all, so
+            // nothing (a shared-tier GET, a disk write behind it) outlives finishTransfers().
+            guard !Task.isCancelled else { return }
             do {
                 let page = try await repository.page(key, cachePolicy: cachePolicy, priority: .normal)
                 if let images, !Task.isCancelled {

@@ -35,16 +35,21 @@ extension CachedHTTPLoader {
     /// the flight's detached task and the continuations back cost two more hops between
     /// threads (`postfeed-bench shared-hit`, BENCHMARKS.md). In-process callers of one key
     /// each look; the fetch itself stays single-flight.
+    ///
+    /// A cancelled load throws ``Failure/cancelled(_:)`` before looking and before a hit
+    /// registers its disk write: no work of it may start after ``finishTransfers()`` returned.
     func lookBeforeFlight(
         _ request: Request, entry: DiskCacheEntry?, policy: CachePolicy, in cache: some ResponseCache, generation: String?
-    ) async -> SharedLook? {
+    ) async throws(Failure) -> SharedLook? {
         guard entry == nil, policy != .reload, policy != .cacheOnly, let shared = cache.shared else { return nil }
+        guard !Task.isCancelled else { throw .cancelled(nil) }
         let notStoredBefore = await cache.sharedEntriesNotBefore()
         guard let found = await lookUpShared(
             request.key, kind: request.kind, in: shared, notStoredBefore: notStoredBefore,
             maximumBytes: request.http.maximumBodySize)
         else { return .missed(notStoredBefore: notStoredBefore) }
         guard !found.isExpired(at: now()) else { return .expired(found) }
+        guard !Task.isCancelled else { throw .cancelled(nil) }
         // Served at once; its copy on the disk layer is written behind the reader (awaited,
         // that write made a Redis hit cost 18-21× a disk hit: `postfeed-bench shared-hit`).
         runBehind { [self] in await keepOnDisk(found, forKey: request.key, in: cache, generation: generation) }

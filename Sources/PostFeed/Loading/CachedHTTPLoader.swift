@@ -201,7 +201,7 @@ final class CachedHTTPLoader: Sendable {
         }
         trail.layer = nil
         // The shared tier (Redis), looked in before the flight: a fresh hit needs none.
-        let look = await lookBeforeFlight(request, entry: entry, policy: policy, in: cache, generation: generation)
+        let look = try await lookBeforeFlight(request, entry: entry, policy: policy, in: cache, generation: generation)
         if case .fresh(let found) = look {
             trail.layer = .shared
             return .shared(found)

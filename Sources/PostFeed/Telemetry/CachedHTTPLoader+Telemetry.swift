@@ -7,6 +7,10 @@ extension CachedHTTPLoader {
     /// (failed commands). A hit is the layer that answers, unless it is expired and the
     /// origin is asked next.
     ///
+    /// A miss here followed by another instance's value after a lease wait
+    /// (``leaseShared(_:kind:in:notStoredBefore:maximumBytes:)``) counts one miss and one hit
+    /// for the one load, in the metrics as in ``RedisCache/Statistics``.
+    ///
     /// Entries stored before `notStoredBefore` are misses; so is one larger than
     /// `maximumBytes` (the request's body limit, e.g. a backend's `maximumPageBytes`, which an
     /// instance configured otherwise may have stored).
@@ -25,7 +29,7 @@ extension CachedHTTPLoader {
     /// fetch lease, or waits on another instance's
     /// (``RedisCache/entryOrLease(forKey:notStoredBefore:afterMiss:)``). A value found then
     /// counts as a hit of the shared layer (the lookup's time was counted with the miss),
-    /// and its lease wait. A value over `maximumBytes` is fetched from the origin, without a lease.
+    /// and its lease wait: such a load counts one miss (its first look) and one hit. A value over `maximumBytes` is fetched from the origin, without a lease.
     func leaseShared(
         _ key: String, kind: LoadKind, in shared: RedisCache, notStoredBefore: Date?, maximumBytes: Int?
     ) async -> RedisCache.LookupResult {

@@ -11,7 +11,7 @@ import Dispatch
 /// |---|---|---|---|
 /// | `postfeed_loads_total` | counter | `kind`, `layer` | loads answered, by the layer that answered (`memory`, `disk`, `shared`, `network`) |
 /// | `postfeed_load_failures_total` | counter | `kind` | loads that ended in an error (no answer, an error status, a body that is unusable); cancelled loads are not counted |
-/// | `postfeed_cache_hits_total` | counter | `kind`, `layer` | lookups that found an entry in `memory`, `disk` or `shared` |
+/// | `postfeed_cache_hits_total` | counter | `kind`, `layer` | lookups that found an entry in `memory`, `disk` or `shared` (a `shared` load that found it after waiting on another instance's lease counts one miss and one hit) |
 /// | `postfeed_cache_misses_total` | counter | `kind`, `layer` | lookups that found none there |
 /// | `postfeed_origin_fetches_total` | counter | `kind` | requests sent to the origin (one per transfer) |
 /// | `postfeed_revalidations_total` | counter | `kind` | `304 Not Modified` answers |

@@ -82,9 +82,11 @@ extension RedisCache {
 
     /// What the tier did since it was created.
     public struct Statistics: Sendable, Equatable {
-        /// Valid entries read.
+        /// Valid entries read. A load that found nothing, waited on another instance's
+        /// lease and then got its value counts one miss and one hit (and one ``leaseWaitHits``).
         public var hits = 0
-        /// Lookups that found nothing (or something corrupt).
+        /// Lookups that found nothing (or something corrupt). The polls of a lease wait are
+        /// not lookups: a wait adds no miss, however long it polls.
         public var misses = 0
         /// Entries written.
         public var writes = 0

@@ -146,6 +146,9 @@ extension RedisCache {
     /// the origin fetched what it should not have).
     /// A value stored before `notStoredBefore` is the one the holder is about to replace:
     /// the wait goes on.
+    ///
+    /// The polls add nothing to ``Statistics/misses`` or ``Statistics/outdated`` (the lookup
+    /// before the wait counted the miss); a value found counts one hit.
     private func waitForValue(forKey key: String, notStoredBefore: Date?) async -> DiskCacheEntry?? {
         let deadline = ContinuousClock.now + configuration.longestLeaseWait
         let longest = configuration.leasePollInterval * 8
@@ -165,9 +168,14 @@ extension RedisCache {
                 continue
             }
             failuresInARow = 0
-            switch read(reply, key: key, notStoredBefore: notStoredBefore) {
-            case .entry(let entry): return .some(entry)
+            // Not counted poll by poll: the lookup before the wait counted its miss, and the
+            // wait counts once what it ends with (a hit, or a corrupt value removed).
+            switch read(reply, key: key, notStoredBefore: notStoredBefore, counted: false) {
+            case .entry(let entry):
+                link.counters.withLock { $0.hits += 1 }
+                return .some(entry)
             case .corrupt:
+                link.counters.withLock { $0.corruptRemoved += 1 }
                 _ = await link.run([Data("DEL".utf8), Data(redisKey(forKey: key).utf8)])
                 return .some(nil)
             case .absent, .outdated: break

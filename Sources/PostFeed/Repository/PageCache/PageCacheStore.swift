@@ -47,7 +47,15 @@ final class PageCacheStore: ResponseCache {
         /// When this process last invalidated the pages (kept here too in case the
         /// generation entry could not be written).
         var invalidatedAt: Date?
+        /// The cache root's and Redis's latest invalidations as last read, and when
+        /// (``sharedEntriesNotBefore()``); cleared by this process's own ``invalidate()``.
+        var remembered: (root: Date?, everywhere: Date?, readAt: ContinuousClock.Instant)?
     }
+
+    /// How long ``sharedEntriesNotBefore()`` reuses the invalidations it read from the cache
+    /// root (a disk read) and Redis (a `GET`) instead of reading them on every page lookup:
+    /// another instance's refresh is seen within this time; this process's own at once.
+    static let invalidationsRememberedFor = Duration.seconds(1)
 
     /// Keys per index chunk.
     static let indexChunkCapacity = 128
@@ -170,13 +178,28 @@ final class PageCacheStore: ResponseCache {
 
     /// The latest invalidation of this backend's pages: this process's, this cache root's
     /// (the generation entry's) and every instance's (Redis).
+    ///
+    /// Asked on every page lookup with a shared tier: the cache root's and Redis's are read
+    /// at most once per ``invalidationsRememberedFor`` (one disk read and one `GET` then,
+    /// none in between); this process's own refresh applies at once (it is kept in memory
+    /// and clears what was remembered).
     func sharedEntriesNotBefore() async -> Date? {
         guard let shared else { return nil }
-        let local = memo.withLock { $0.invalidatedAt }
+        let started = ContinuousClock.now
+        let (local, remembered) = memo.withLock { memo in
+            (memo.invalidatedAt, memo.remembered.flatMap { started - $0.readAt < Self.invalidationsRememberedFor ? $0 : nil })
+        }
+        if let remembered { return [local, remembered.root, remembered.everywhere].compactMap { $0 }.max() }
         let root = cache.entry(forKey: generationKey)?.metadata.attributes[Self.invalidatedAtAttribute]
             .flatMap { TimeInterval($0) }.map { Date(timeIntervalSince1970: $0) }
         let everywhere = await shared.lastInvalidation(ofScope: identity)
-        return [local, root, everywhere].compactMap { $0 }.max()
+        // Read before a refresh of this process that ran meanwhile: that refresh (in
+        // `invalidatedAt`) is later than both, so keeping them hides nothing.
+        let current = memo.withLock { memo in
+            memo.remembered = (root, everywhere, started)
+            return memo.invalidatedAt
+        }
+        return [local, current, root, everywhere].compactMap { $0 }.max()
     }
 
     // MARK: Generation
