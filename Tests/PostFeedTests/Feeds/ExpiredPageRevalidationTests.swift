@@ -290,4 +290,50 @@ struct ExpiredPageRevalidationTests {
             #expect(await feed.hasMore == false)
         }
     }
+
+    @Test("new posts at the top: page 1 cached and expired, page 2 fetched fresh; revalidated, page 1's last posts move to page 2 and every post is there once, in the server's order")
+    func newPostsAtTheTopKeepEveryPost() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-new-at-top")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cacheRoot = root.appendingPathComponent("cache", isDirectory: true)
+        let before = try Self.fixtures(Array(1...30), in: root, named: "before")
+        let after = try Self.fixtures([101, 102] + Array(1...30), in: root, named: "after")
+        // Given: page 1 cached (posts 1–10), expired; page 2 not cached
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(fixturesDirectory: before, pageMaxAge: 0)) {
+            server in
+            try await FeedClient.withFeedClient(Self.configuration(server: server, root: cacheRoot, servesExpiredPages: false)) { client in
+                try await client.infinite.loadMore()
+            }
+            return server.port
+        }
+        // Given: the server with posts 101 and 102 added at the top
+        let changed = FixtureServerConfiguration(port: port, fixturesDirectory: after, pageMaxAge: 0)
+        try await RunningFixtureServer.withRunning(changed) { server in
+            try await FeedClient.withFeedClient(Self.configuration(server: server, root: cacheRoot)) { client in
+                let feed = client.infinite
+                try await feed.loadMore()
+                try await feed.loadMore()
+                // Page 2 came fresh (posts 9–18): 9 and 10 left out as duplicates of page 1
+                #expect(await feed.loadedPostIDs == Array(1...18))
+                #expect(await feed.expiredPageCount == 1)
+
+                // When: page 1 is revalidated
+                let first = await feed.revalidateNextExpiredPage()
+
+                // Then: 101 and 102 at the top, 9 and 10 on page 2, each post once
+                #expect(first?.outcome == .replaced)
+                let expected = [101, 102] + Array(1...18)
+                #expect(await feed.loadedPostIDs == expected)
+                #expect(await feed.posts.map(\.id) == expected)
+                #expect(await feed.count == 20)
+                #expect(await feed.snapshot().segments.map(\.postIDs) == [[101, 102] + Array(1...8), Array(9...18)])
+                #expect(await feed.revalidateNextExpiredPage() == nil)
+
+                // Then: the next page goes on after post 18
+                let added = try await feed.loadMore()
+                #expect(added == 10)
+                #expect(await feed.loadedPostIDs == expected + Array(19...28))
+            }
+        }
+    }
 }

@@ -109,6 +109,7 @@ extension InfiniteFeed {
                 key: left.key, postIDs: left.postIDs.filter { !moving.contains($0) },
                 listedPostIDs: left.listedPostIDs.filter { !moving.contains($0) })
             segment.posts = left.posts?.filter { !moving.contains($0.id) }
+            segment.upstreamPostIDs = left.upstreamPostIDs ?? left.listedPostIDs
             segments[neighbour] = segment
         }
         knownIDs.subtract(old.listedPostIDs)
@@ -116,8 +117,40 @@ extension InfiniteFeed {
         var segment = Segment(key: key, postIDs: shown.map(\.id), listedPostIDs: listed.map(\.id))
         // A page out of the window stays out: its newer copy is in the page cache.
         segment.posts = old.isResident ? shown : nil
+        if listed.count < page.posts.count { segment.upstreamPostIDs = page.posts.map(\.id) }
         segments[position] = segment
+        let leaving = old.listedPostIDs.filter { !knownIDs.contains($0) }
+        handBack(leaving, from: old, to: neighbours)
         return true
+    }
+
+    /// Gives the posts a page let go of back to a neighbour whose copy lists them upstream
+    /// (they were left out of it as duplicates when it loaded), in that page's order: new
+    /// posts at the top push page 1's last posts onto page 2, which was loaded fresh and
+    /// is not revalidated again, so they must not fall between the pages.
+    private func handBack(_ leaving: [Int], from old: Segment, to neighbours: [Int]) {
+        var left = Set(leaving)
+        for neighbour in neighbours where !left.isEmpty {
+            let segment = segments[neighbour]
+            guard let upstream = segment.upstreamPostIDs else { continue }
+            let returning = left.intersection(upstream)
+            guard !returning.isEmpty else { continue }
+            left.subtract(returning)
+            let keep = Set(segment.listedPostIDs).union(returning)
+            let listed = upstream.filter { keep.contains($0) }
+            var shown = listed
+            if configuration.unseenOnly { shown.removeAll { hiddenPostIDs.contains($0) } }
+            var updated = Segment(key: segment.key, postIDs: shown, listedPostIDs: listed)
+            updated.upstreamPostIDs = listed == upstream ? nil : upstream
+            if let posts = segment.posts {
+                let byID = Dictionary((posts + (old.posts ?? [])).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                let found = shown.compactMap { byID[$0] }
+                // A post the feed no longer holds comes back with the page from the page cache.
+                updated.posts = found.count == shown.count ? found : nil
+            }
+            segments[neighbour] = updated
+            knownIDs.formUnion(returning)
+        }
     }
 
     /// Takes the next page's key from the newer copy of the last page loaded: a copy that
