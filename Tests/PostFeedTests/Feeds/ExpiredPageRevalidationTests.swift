@@ -336,4 +336,38 @@ struct ExpiredPageRevalidationTests {
             }
         }
     }
+
+    @Test("infinite: a failed revalidation of a page out of the window does not say the feed is stale")
+    func offScreenFailureIsNotStale() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-off-screen")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (warmed, port) = try await RunningFixtureServer.withRunning(Self.expiring) { server in
+            try await Self.warm(server, root: root)
+            return (try Self.configuration(server: server, root: root), server.port)
+        }
+        var configuration = warmed
+        configuration.infinite.maximumResidentPages = 1
+        try await FeedClient.withFeedClient(configuration) { client in
+            let feed = client.infinite
+            // Given: pages 1 and 2 from the cache, only page 1 resident; page 1 revalidated
+            try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: port, pageMaxAge: 0)) { _ in
+                try await feed.loadMore()
+                try await feed.loadMore()
+                #expect(await feed.residentPageCount == 1)
+                let first = await feed.revalidateNextExpiredPage()
+                #expect(first == PageRevalidation(key: .number(1), number: 1, outcome: .unchanged))
+            }
+
+            // When: the server is gone and page 2, out of the window, is revalidated
+            let second = await feed.revalidateNextExpiredPage()
+
+            // Then: it failed, but nothing on screen is out of date
+            #expect(second?.key == .number(2))
+            let failed: Bool
+            if case .failed = second?.outcome { failed = true } else { failed = false }
+            #expect(failed)
+            #expect(await feed.staleReason == nil)
+            #expect(await feed.isShowingStaleContent == false)
+        }
+    }
 }

@@ -14,7 +14,7 @@ extension InfiniteFeed {
     func noteExpired(_ page: Page) {
         guard configuration.servesExpiredPages, page.isExpired else { return }
         if let reason = page.staleReason {
-            staleReason = reason
+            (staleReason, staleRevalidation) = (reason, nil)
             return
         }
         guard !expiredPages.contains(page.key) else { return }
@@ -34,8 +34,9 @@ extension InfiniteFeed {
     ///   A newer copy of the last page loaded also sets where the list goes on: one that
     ///   says there are no more ends it (``hasMore`` turns `false`), a new next key is the
     ///   next ``loadMore()``'s; a new total or next key alone is ``PageRevalidation/Outcome/replaced`` too.
-    /// - When the server cannot be asked, the cached posts stay, ``staleReason`` says why,
-    ///   and so does ``PageRevalidation/Outcome/failed(_:)``.
+    /// - When the server cannot be asked, the cached posts stay, ``staleReason`` says why
+    ///   when the page is resident (until that page revalidates), and so does
+    ///   ``PageRevalidation/Outcome/failed(_:)``.
     ///
     /// A page whose list was replaced meanwhile (``refresh()``, ``restore(_:hiddenPostIDs:)``)
     /// is `.unchanged`: it belongs to no list now. Call it in a loop in a background task;
@@ -51,16 +52,30 @@ extension InfiniteFeed {
             return nil
         } catch {
             guard generation == listGeneration else { return PageRevalidation(key: key, number: nil, outcome: .unchanged) }
-            staleReason = error.message
+            noteFailedRevalidation(of: key, reason: error.message)
             return PageRevalidation(key: key, number: pageNumber(of: key, page: nil), outcome: .failed(error.message))
         }
         guard generation == listGeneration else { return PageRevalidation(key: key, number: page.number, outcome: .unchanged) }
         let number = pageNumber(of: key, page: page)
         if let reason = page.staleReason {
-            staleReason = reason
+            noteFailedRevalidation(of: key, reason: reason)
             return PageRevalidation(key: key, number: number, outcome: .failed(reason))
         }
+        if staleRevalidation == key {
+            // The page the reader was told is out of date is up to date now.
+            staleReason = nil
+            staleRevalidation = nil
+        }
         return PageRevalidation(key: key, number: number, outcome: replace(key, with: page) ? .replaced : .unchanged)
+    }
+
+    /// Says why on ``staleReason`` when the page whose revalidation failed is resident (the
+    /// reader sees it), as ``PagedFeed`` does for the page on screen; a page far off screen
+    /// says nothing. A later success for that page clears it.
+    private func noteFailedRevalidation(of key: PageKey, reason: String) {
+        guard segments.contains(where: { $0.key == key && $0.isResident }) else { return }
+        staleReason = reason
+        staleRevalidation = key
     }
 
     /// Removes and returns the queued page nearest the focus.
