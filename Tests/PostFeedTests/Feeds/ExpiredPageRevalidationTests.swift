@@ -370,4 +370,37 @@ struct ExpiredPageRevalidationTests {
             #expect(await feed.isShowingStaleContent == false)
         }
     }
+
+    @Test("infinite: the stale reason of a page whose revalidation failed goes once that page revalidates")
+    func staleReasonClearsWhenItsPageRevalidates() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-clears")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (warmed, port) = try await RunningFixtureServer.withRunning(Self.expiring) { server in
+            try await Self.warm(server, root: root)
+            return (try Self.configuration(server: server, root: root), server.port)
+        }
+        var configuration = warmed
+        configuration.infinite.maximumResidentPages = 1
+        try await FeedClient.withFeedClient(configuration) { client in
+            let feed = client.infinite
+            // Given: the server gone; page 1 (resident) fails to revalidate
+            try await feed.loadMore()
+            try await feed.loadMore()
+            let first = await feed.revalidateNextExpiredPage()
+            #expect(first?.key == .number(1))
+            #expect(await feed.staleReason != nil)
+
+            try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: port, pageMaxAge: 0)) { _ in
+                // When: the server is back; the reader scrolls to page 2 and back, so page 1
+                // comes back into the window expired and is revalidated
+                _ = try await feed.posts(in: 10..<20)
+                _ = try await feed.posts(in: 0..<10)
+                let again = await feed.revalidateNextExpiredPage()
+
+                // Then: page 1 is up to date, and the feed no longer says it is stale
+                #expect(again == PageRevalidation(key: .number(1), number: 1, outcome: .unchanged))
+                #expect(await feed.staleReason == nil)
+            }
+        }
+    }
 }
