@@ -31,19 +31,26 @@ extension PagedFeed {
     ///   ``PageRevalidation/Outcome/replaced``.
     /// - When the server cannot be asked, the cached posts stay, ``staleReason`` says why
     ///   (for the page on screen), and so does ``PageRevalidation/Outcome/failed(_:)``.
+    ///
+    /// One that awaited across a reload is ``PageRevalidation/Outcome/unchanged`` and, when
+    /// cancelled, not queued again: the reload read the page from the network.
     public func revalidateNextExpiredPage(priority: HTTPPriority = .normal) async -> PageRevalidation? {
         guard !Task.isCancelled, !expiredPages.isEmpty else { return nil }
         let (number, key) = expiredPages.remove(at: expiredPages.firstIndex { $0.number == currentPage } ?? 0)
+        let reload = reloads
         let page: Page
         do {
             page = try await repository.page(key, cachePolicy: .useCache, priority: priority)
         } catch where error.code == .cancelled {
-            expiredPages.insert((number, key), at: 0)
+            if reload == reloads { expiredPages.insert((number, key), at: 0) }
             return nil
         } catch {
+            guard reload == reloads else { return PageRevalidation(key: key, number: number, outcome: .unchanged) }
             if number == currentPage { staleReason = error.message }
             return PageRevalidation(key: key, number: number, outcome: .failed(error.message))
         }
+        // A reload meanwhile showed a copy at least as new, and emptied the queue.
+        guard reload == reloads else { return PageRevalidation(key: key, number: number, outcome: .unchanged) }
         if let reason = page.staleReason {
             if number == currentPage { staleReason = reason }
             return PageRevalidation(key: key, number: number, outcome: .failed(reason))

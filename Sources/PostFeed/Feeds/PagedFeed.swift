@@ -80,6 +80,10 @@ public actor PagedFeed {
     /// Pages shown from the cache past their expiry, oldest first, waiting for
     /// ``revalidateNextExpiredPage(priority:)`` (``Configuration/servesExpiredPages``).
     var expiredPages: [(number: Int, key: PageKey)] = []
+    /// Bumped by each reload (``refresh()``, ``goTo(page:cachePolicy:)`` with `.reload`): a
+    /// revalidation that awaited across one must neither queue its page again nor replace
+    /// the reloaded posts.
+    var reloads = 0
     /// The neighbour page being warmed in the page cache, and its key.
     private var pagePrefetch: PagePrefetch?
     /// Counts navigations: only the latest one puts its page on screen.
@@ -127,7 +131,10 @@ public actor PagedFeed {
         defer { if ticket == navigation { isLoading = false } }
         let page = try await fetch(number, cachePolicy: readPolicy(cachePolicy), priority: .high)
         // A reload starts over from the network: what was queued came from the old cache.
-        if cachePolicy == .reload { expiredPages = [] }
+        if cachePolicy == .reload {
+            expiredPages = []
+            reloads += 1
+        }
         guard ticket == navigation else { return page }
         show(page, number: number)
         noteExpired(page, number: number)

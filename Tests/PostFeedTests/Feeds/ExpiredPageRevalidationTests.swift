@@ -290,4 +290,117 @@ struct ExpiredPageRevalidationTests {
             #expect(await feed.hasMore == false)
         }
     }
+
+    @Test("new posts at the top: page 1 cached and expired, page 2 fetched fresh; revalidated, page 1's last posts move to page 2 and every post is there once, in the server's order")
+    func newPostsAtTheTopKeepEveryPost() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-new-at-top")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cacheRoot = root.appendingPathComponent("cache", isDirectory: true)
+        let before = try Self.fixtures(Array(1...30), in: root, named: "before")
+        let after = try Self.fixtures([101, 102] + Array(1...30), in: root, named: "after")
+        // Given: page 1 cached (posts 1–10), expired; page 2 not cached
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(fixturesDirectory: before, pageMaxAge: 0)) {
+            server in
+            try await FeedClient.withFeedClient(Self.configuration(server: server, root: cacheRoot, servesExpiredPages: false)) { client in
+                try await client.infinite.loadMore()
+            }
+            return server.port
+        }
+        // Given: the server with posts 101 and 102 added at the top
+        let changed = FixtureServerConfiguration(port: port, fixturesDirectory: after, pageMaxAge: 0)
+        try await RunningFixtureServer.withRunning(changed) { server in
+            try await FeedClient.withFeedClient(Self.configuration(server: server, root: cacheRoot)) { client in
+                let feed = client.infinite
+                try await feed.loadMore()
+                try await feed.loadMore()
+                // Page 2 came fresh (posts 9–18): 9 and 10 left out as duplicates of page 1
+                #expect(await feed.loadedPostIDs == Array(1...18))
+                #expect(await feed.expiredPageCount == 1)
+
+                // When: page 1 is revalidated
+                let first = await feed.revalidateNextExpiredPage()
+
+                // Then: 101 and 102 at the top, 9 and 10 on page 2, each post once
+                #expect(first?.outcome == .replaced)
+                let expected = [101, 102] + Array(1...18)
+                #expect(await feed.loadedPostIDs == expected)
+                #expect(await feed.posts.map(\.id) == expected)
+                #expect(await feed.count == 20)
+                #expect(await feed.snapshot().segments.map(\.postIDs) == [[101, 102] + Array(1...8), Array(9...18)])
+                #expect(await feed.revalidateNextExpiredPage() == nil)
+
+                // Then: the next page goes on after post 18
+                let added = try await feed.loadMore()
+                #expect(added == 10)
+                #expect(await feed.loadedPostIDs == expected + Array(19...28))
+            }
+        }
+    }
+
+    @Test("infinite: a failed revalidation of a page out of the window does not say the feed is stale")
+    func offScreenFailureIsNotStale() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-off-screen")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (warmed, port) = try await RunningFixtureServer.withRunning(Self.expiring) { server in
+            try await Self.warm(server, root: root)
+            return (try Self.configuration(server: server, root: root), server.port)
+        }
+        var configuration = warmed
+        configuration.infinite.maximumResidentPages = 1
+        try await FeedClient.withFeedClient(configuration) { client in
+            let feed = client.infinite
+            // Given: pages 1 and 2 from the cache, only page 1 resident; page 1 revalidated
+            try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: port, pageMaxAge: 0)) { _ in
+                try await feed.loadMore()
+                try await feed.loadMore()
+                #expect(await feed.residentPageCount == 1)
+                let first = await feed.revalidateNextExpiredPage()
+                #expect(first == PageRevalidation(key: .number(1), number: 1, outcome: .unchanged))
+            }
+
+            // When: the server is gone and page 2, out of the window, is revalidated
+            let second = await feed.revalidateNextExpiredPage()
+
+            // Then: it failed, but nothing on screen is out of date
+            #expect(second?.key == .number(2))
+            let failed: Bool
+            if case .failed = second?.outcome { failed = true } else { failed = false }
+            #expect(failed)
+            #expect(await feed.staleReason == nil)
+            #expect(await feed.isShowingStaleContent == false)
+        }
+    }
+
+    @Test("infinite: the stale reason of a page whose revalidation failed goes once that page revalidates")
+    func staleReasonClearsWhenItsPageRevalidates() async throws {
+        let root = FeedTestSupport.temporaryDirectory("expired-clears")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (warmed, port) = try await RunningFixtureServer.withRunning(Self.expiring) { server in
+            try await Self.warm(server, root: root)
+            return (try Self.configuration(server: server, root: root), server.port)
+        }
+        var configuration = warmed
+        configuration.infinite.maximumResidentPages = 1
+        try await FeedClient.withFeedClient(configuration) { client in
+            let feed = client.infinite
+            // Given: the server gone; page 1 (resident) fails to revalidate
+            try await feed.loadMore()
+            try await feed.loadMore()
+            let first = await feed.revalidateNextExpiredPage()
+            #expect(first?.key == .number(1))
+            #expect(await feed.staleReason != nil)
+
+            try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: port, pageMaxAge: 0)) { _ in
+                // When: the server is back; the reader scrolls to page 2 and back, so page 1
+                // comes back into the window expired and is revalidated
+                _ = try await feed.posts(in: 10..<20)
+                _ = try await feed.posts(in: 0..<10)
+                let again = await feed.revalidateNextExpiredPage()
+
+                // Then: page 1 is up to date, and the feed no longer says it is stale
+                #expect(again == PageRevalidation(key: .number(1), number: 1, outcome: .unchanged))
+                #expect(await feed.staleReason == nil)
+            }
+        }
+    }
 }

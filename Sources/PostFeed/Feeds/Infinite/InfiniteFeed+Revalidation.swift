@@ -14,7 +14,7 @@ extension InfiniteFeed {
     func noteExpired(_ page: Page) {
         guard configuration.servesExpiredPages, page.isExpired else { return }
         if let reason = page.staleReason {
-            staleReason = reason
+            (staleReason, staleRevalidation) = (reason, nil)
             return
         }
         guard !expiredPages.contains(page.key) else { return }
@@ -34,8 +34,9 @@ extension InfiniteFeed {
     ///   A newer copy of the last page loaded also sets where the list goes on: one that
     ///   says there are no more ends it (``hasMore`` turns `false`), a new next key is the
     ///   next ``loadMore()``'s; a new total or next key alone is ``PageRevalidation/Outcome/replaced`` too.
-    /// - When the server cannot be asked, the cached posts stay, ``staleReason`` says why,
-    ///   and so does ``PageRevalidation/Outcome/failed(_:)``.
+    /// - When the server cannot be asked, the cached posts stay, ``staleReason`` says why
+    ///   when the page is resident (until that page revalidates), and so does
+    ///   ``PageRevalidation/Outcome/failed(_:)``.
     ///
     /// A page whose list was replaced meanwhile (``refresh()``, ``restore(_:hiddenPostIDs:)``)
     /// is `.unchanged`: it belongs to no list now. Call it in a loop in a background task;
@@ -51,16 +52,30 @@ extension InfiniteFeed {
             return nil
         } catch {
             guard generation == listGeneration else { return PageRevalidation(key: key, number: nil, outcome: .unchanged) }
-            staleReason = error.message
+            noteFailedRevalidation(of: key, reason: error.message)
             return PageRevalidation(key: key, number: pageNumber(of: key, page: nil), outcome: .failed(error.message))
         }
         guard generation == listGeneration else { return PageRevalidation(key: key, number: page.number, outcome: .unchanged) }
         let number = pageNumber(of: key, page: page)
         if let reason = page.staleReason {
-            staleReason = reason
+            noteFailedRevalidation(of: key, reason: reason)
             return PageRevalidation(key: key, number: number, outcome: .failed(reason))
         }
+        if staleRevalidation == key {
+            // The page the reader was told is out of date is up to date now.
+            staleReason = nil
+            staleRevalidation = nil
+        }
         return PageRevalidation(key: key, number: number, outcome: replace(key, with: page) ? .replaced : .unchanged)
+    }
+
+    /// Says why on ``staleReason`` when the page whose revalidation failed is resident (the
+    /// reader sees it), as ``PagedFeed`` does for the page on screen; a page far off screen
+    /// says nothing. A later success for that page clears it.
+    private func noteFailedRevalidation(of key: PageKey, reason: String) {
+        guard segments.contains(where: { $0.key == key && $0.isResident }) else { return }
+        staleReason = reason
+        staleRevalidation = key
     }
 
     /// Removes and returns the queued page nearest the focus.
@@ -109,6 +124,7 @@ extension InfiniteFeed {
                 key: left.key, postIDs: left.postIDs.filter { !moving.contains($0) },
                 listedPostIDs: left.listedPostIDs.filter { !moving.contains($0) })
             segment.posts = left.posts?.filter { !moving.contains($0.id) }
+            segment.upstreamPostIDs = left.upstreamPostIDs ?? left.listedPostIDs
             segments[neighbour] = segment
         }
         knownIDs.subtract(old.listedPostIDs)
@@ -116,8 +132,40 @@ extension InfiniteFeed {
         var segment = Segment(key: key, postIDs: shown.map(\.id), listedPostIDs: listed.map(\.id))
         // A page out of the window stays out: its newer copy is in the page cache.
         segment.posts = old.isResident ? shown : nil
+        if listed.count < page.posts.count { segment.upstreamPostIDs = page.posts.map(\.id) }
         segments[position] = segment
+        let leaving = old.listedPostIDs.filter { !knownIDs.contains($0) }
+        handBack(leaving, from: old, to: neighbours)
         return true
+    }
+
+    /// Gives the posts a page let go of back to a neighbour whose copy lists them upstream
+    /// (they were left out of it as duplicates when it loaded), in that page's order: new
+    /// posts at the top push page 1's last posts onto page 2, which was loaded fresh and
+    /// is not revalidated again, so they must not fall between the pages.
+    private func handBack(_ leaving: [Int], from old: Segment, to neighbours: [Int]) {
+        var left = Set(leaving)
+        for neighbour in neighbours where !left.isEmpty {
+            let segment = segments[neighbour]
+            guard let upstream = segment.upstreamPostIDs else { continue }
+            let returning = left.intersection(upstream)
+            guard !returning.isEmpty else { continue }
+            left.subtract(returning)
+            let keep = Set(segment.listedPostIDs).union(returning)
+            let listed = upstream.filter { keep.contains($0) }
+            var shown = listed
+            if configuration.unseenOnly { shown.removeAll { hiddenPostIDs.contains($0) } }
+            var updated = Segment(key: segment.key, postIDs: shown, listedPostIDs: listed)
+            updated.upstreamPostIDs = listed == upstream ? nil : upstream
+            if let posts = segment.posts {
+                let byID = Dictionary((posts + (old.posts ?? [])).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                let found = shown.compactMap { byID[$0] }
+                // A post the feed no longer holds comes back with the page from the page cache.
+                updated.posts = found.count == shown.count ? found : nil
+            }
+            segments[neighbour] = updated
+            knownIDs.formUnion(returning)
+        }
     }
 
     /// Takes the next page's key from the newer copy of the last page loaded: a copy that

@@ -11,6 +11,11 @@ extension InfiniteFeed {
         /// `nil` while the page hides none of its posts (the usual case): the same as ``shown``.
         private var listed: PackedPostIDs?
         var posts: [Post]?
+        /// The ids of the page's posts as its copy in the feed lists them upstream,
+        /// duplicates of other pages included; `nil` while that is ``listedPostIDs`` (or
+        /// unknown, as after a restore). A post another page lets go of comes back to the
+        /// page that lists it here.
+        var upstreamPostIDs: [Int]?
 
         /// The ids of the posts the feed shows from this page, in the feed's order.
         public var postIDs: [Int] {
@@ -55,7 +60,7 @@ extension InfiniteFeed {
             self.listedPostIDs = listedPostIDs
         }
 
-        /// Equal when key, ids and residency match.
+        /// Equal when key, ids and residency match (not the upstream listing, which list state does not keep).
         public static func == (lhs: Segment, rhs: Segment) -> Bool {
             lhs.key == rhs.key && lhs.shown == rhs.shown && lhs.listedPostIDs == rhs.listedPostIDs && lhs.posts == rhs.posts
         }
@@ -77,6 +82,7 @@ extension InfiniteFeed {
         // the hidden posts keep their positions.
         var segment = Segment(key: page.key, postIDs: fresh.map(\.id), listedPostIDs: listed)
         segment.posts = fresh
+        if listed.count < page.posts.count { segment.upstreamPostIDs = page.posts.map(\.id) }
         segments.append(segment)
         knownIDs.formUnion(listed)
         return fresh.count

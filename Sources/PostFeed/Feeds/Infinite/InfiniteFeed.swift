@@ -45,6 +45,9 @@ public actor InfiniteFeed {
     /// Why a page came from the cache out of date (offline, the network or the server
     /// failed; the latest reason); `nil` while every page was fresh.
     public internal(set) var staleReason: String?
+    /// The page whose failed revalidation set ``staleReason``, cleared with it when that
+    /// page revalidates.
+    var staleRevalidation: PageKey?
     /// Why the background catalog load stopped, if it failed.
     public internal(set) var backgroundError: RepositoryError?
     /// Why the list was ended early because the backend made no progress (a page of posts
