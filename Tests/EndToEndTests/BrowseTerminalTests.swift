@@ -56,22 +56,13 @@ final class TmuxPane {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // The calling thread blocks most signals (the test runner's threads do), and a
-        // spawned process inherits that mask: a tmux server with SIGCHLD and SIGTERM blocked
-        // never ends. Start it with no signal blocked and every signal at its default.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Started with no signal blocked (withCleanSignalSpawnAttributes): with the test
+        // runner's mask, a tmux server with SIGCHLD and SIGTERM blocked never ends.
         var pid: pid_t = 0
-        let spawned = withCStrings(argv) { cArgv in
-            withCStrings(envp) { cEnvp in posix_spawn(&pid, tmuxPath, &actions, &attributes, cArgv, cEnvp) }
+        let spawned = withCleanSignalSpawnAttributes { attributes in
+            withCStrings(argv) { cArgv in
+                withCStrings(envp) { cEnvp in posix_spawn(&pid, tmuxPath, &actions, &attributes, cArgv, cEnvp) }
+            }
         }
         guard spawned == 0 else { throw EndToEndError("cannot start tmux: error \(spawned)") }
         var status: Int32 = 0

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -58,6 +59,10 @@ final class ProxyNginx: Sendable {
             // nginx removes its pid file as it exits (its process may linger as a zombie).
             let pidFile = folder.appendingPathComponent("nginx.pid").path
             for _ in 0..<200 where FileManager.default.fileExists(atPath: pidFile) { usleep(25_000) }
+            if FileManager.default.fileExists(atPath: pidFile) {
+                Issue.record("nginx \(pid) did not exit within 5 s of SIGTERM: killed")
+                kill(pid, SIGKILL)
+            }
         }
         try? FileManager.default.removeItem(at: folder.deletingLastPathComponent())
     }
@@ -149,9 +154,13 @@ final class ProxyNginx: Sendable {
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = (argv + [nil]).withUnsafeBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return EINVAL }
-            return posix_spawn(&pid, executable, &actions, nil, base, environ)
+        // With no signal blocked: nginx with `master_process off` never unblocks the test
+        // runner's mask, and ignored the SIGTERM of stop() (every run left 4 nginx behind).
+        let spawned = withCleanSignalSpawnAttributes { attributes in
+            (argv + [nil]).withUnsafeBufferPointer { buffer -> Int32 in
+                guard let base = buffer.baseAddress else { return EINVAL }
+                return posix_spawn(&pid, executable, &actions, &attributes, base, environ)
+            }
         }
         guard spawned == 0 else { throw EndToEndError("cannot start \(executable): errno \(spawned)") }
         var status: Int32 = 0
