@@ -312,14 +312,4 @@ struct ListCommandTests {
         try #require(firstSaved, "no state file appeared: \(run)")
         return run
     }
-
-    /// Polls `condition` every 20 ms for up to 30 s.
-    private func waitUntil(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
 }

@@ -11,16 +11,6 @@ struct VerboseInterruptionTests {
         result.errorLines.filter { $0.hasPrefix("postfeed: cache: ") }
     }
 
-    /// Polls `condition` every 10 ms for up to 30 s.
-    private static func waitUntil(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
     @Test("SIGINT mid-list: the summary is printed once, after the interruption note, and the exit status is 130")
     func midList() async throws {
         let sandbox = try Sandbox("verbose-sigint")
@@ -29,7 +19,7 @@ struct VerboseInterruptionTests {
                 ["list", "--pages", "13", "--no-images", "--verbose", "--base-url", server.baseURL.absoluteString,
                  "--cache-dir", sandbox.cacheRoot.path],
                 in: sandbox.directory)
-            let saved = await Self.waitUntil { FileManager.default.fileExists(atPath: sandbox.infiniteStateFile.path) }
+            let saved = await waitUntil(every: .milliseconds(10)) { FileManager.default.fileExists(atPath: sandbox.infiniteStateFile.path) }
             list.send(SIGINT)
             let run = await list.waitForExit()
             try #require(saved, "no state file appeared: \(run)")
@@ -56,7 +46,7 @@ struct VerboseInterruptionTests {
                  "--cache-dir", sandbox.cacheRoot.path],
                 in: sandbox.directory)
             // The resume's first page request reached the server; its answer is 1.5 s away.
-            let resuming = await Self.waitUntil { server.requestCount(path: "/api/posts") > before }
+            let resuming = await waitUntil(every: .milliseconds(10)) { server.requestCount(path: "/api/posts") > before }
             list.send(SIGINT)
             let run = await list.waitForExit()
             try #require(resuming, "the resume never asked for a page: \(run)")

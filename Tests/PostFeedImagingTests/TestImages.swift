@@ -82,21 +82,21 @@ enum TestImages {
     /// a few hundred bytes whose header asks for gigabytes.
     static func pngHeader(width: UInt32, height: UInt32) -> Data {
         var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        func chunk(_ type: String, _ body: [UInt8]) {
-            var length = UInt32(body.count).bigEndian
-            data.append(Data(bytes: &length, count: 4))
-            let typed = Array(type.utf8) + body
-            data.append(contentsOf: typed)
-            var crc = crc32(typed).bigEndian
-            data.append(Data(bytes: &crc, count: 4))
-        }
-        func be(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
-        chunk("IHDR", be(width) + be(height) + [8, 6, 0, 0, 0])
+        data += pngChunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0])
         // zlib header + a stored deflate block of zeros: valid framing, far too short.
-        chunk("IDAT", [0x78, 0x01] + [UInt8](repeating: 0, count: 2000))
-        chunk("IEND", [])
+        data += pngChunk("IDAT", [0x78, 0x01] + [UInt8](repeating: 0, count: 2000))
+        data += pngChunk("IEND", [])
         return data
     }
+
+    /// A PNG chunk: its length, type, body and CRC-32.
+    static func pngChunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + body
+        return be32(UInt32(body.count)) + typed + be32(crc32(typed))
+    }
+
+    /// `value` as four big-endian bytes.
+    static func be32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
 
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF

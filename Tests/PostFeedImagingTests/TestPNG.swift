@@ -36,15 +36,10 @@ struct TestPNG {
 
     func encode() -> Data {
         var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        func chunk(_ type: String, _ body: [UInt8]) {
-            data.append(contentsOf: Self.be32(UInt32(body.count)))
-            let typed = Array(type.utf8) + body
-            data.append(contentsOf: typed)
-            data.append(contentsOf: Self.be32(TestImages.crc32(typed)))
-        }
-        chunk("IHDR", Self.be32(UInt32(width)) + Self.be32(UInt32(height))
+        func chunk(_ type: String, _ body: [UInt8]) { data += TestImages.pngChunk(type, body) }
+        chunk("IHDR", TestImages.be32(UInt32(width)) + TestImages.be32(UInt32(height))
               + [bitDepth, colorType, 0, 0, interlaced ? 1 : 0])
-        if let gamma { chunk("gAMA", Self.be32(gamma)) }
+        if let gamma { chunk("gAMA", TestImages.be32(gamma)) }
         if colorType == 3 { chunk("PLTE", palette.flatMap { [$0.0, $0.1, $0.2] }) }
         if !paletteAlpha.isEmpty { chunk("tRNS", paletteAlpha) }
         let compressed = Self.zlibStored(rawRows())
@@ -137,8 +132,7 @@ struct TestPNG {
             a = (a + UInt32(byte)) % 65521
             b = (b + a) % 65521
         }
-        return out + be32(b << 16 | a)
+        return out + TestImages.be32(b << 16 | a)
     }
 
-    private static func be32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
 }

@@ -83,14 +83,19 @@ import Testing
     /// `png` (one IDAT chunk) with the last `count` bytes of its compressed data cut, the
     /// chunk's length and CRC fixed: every row is there, the zlib stream's end is not.
     static func cuttingTheStreamsEnd(_ png: Data, by count: Int) throws -> Data {
+        let idat = try firstIDAT(png)
+        let body = Array(idat.bytes[idat.body.lowerBound..<idat.body.upperBound - count])
+        return Data(idat.bytes[..<idat.start] + TestImages.pngChunk("IDAT", body) + idat.bytes[(idat.body.upperBound + 4)...])
+    }
+
+    /// The bytes of `png` and where its first IDAT chunk starts (its length field) and
+    /// where its body is.
+    static func firstIDAT(_ png: Data) throws -> (bytes: [UInt8], start: Int, body: Range<Int>) {
         let type = try #require(png.range(of: Data("IDAT".utf8)))
         let bytes = [UInt8](png)
         let start = type.lowerBound - 4
         let length = bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
-        let body = Array(bytes[type.upperBound..<type.upperBound + length - count])
-        func be32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
-        let chunk = be32(UInt32(body.count)) + Array("IDAT".utf8) + body + be32(TestImages.crc32(Array("IDAT".utf8) + body))
-        return Data(bytes[..<start] + chunk + bytes[(type.upperBound + length + 4)...])
+        return (bytes, start, type.upperBound..<type.upperBound + length)
     }
 
     @Test func aStreamWithoutItsEndFailsAsWithLibpng() throws {
@@ -108,20 +113,15 @@ import Testing
     /// a second IDAT chunk holds an invalid block header instead of the Adler-32. libpng's
     /// row reader only warns about damage it finds past the rows (a benign error).
     static func damagingAfterTheRows(_ png: Data) throws -> Data {
-        let type = try #require(png.range(of: Data("IDAT".utf8)))
-        let bytes = [UInt8](png)
-        let start = type.lowerBound - 4
-        let length = bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
-        var rows = Array(bytes[type.upperBound..<type.upperBound + length - 4])
+        let idat = try firstIDAT(png)
+        var rows = Array(idat.bytes[idat.body.lowerBound..<idat.body.upperBound - 4])
         // The zlib header, then the only stored block's header: BFINAL cleared.
         rows[2] = 0
         // BFINAL 1 with the reserved block type 3: zlib's "invalid block type".
         let damage: [UInt8] = [0x07, 0, 0, 0]
-        func be32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
-        func chunk(_ body: [UInt8]) -> [UInt8] {
-            be32(UInt32(body.count)) + Array("IDAT".utf8) + body + be32(TestImages.crc32(Array("IDAT".utf8) + body))
-        }
-        return Data(bytes[..<start] + chunk(rows) + chunk(damage) + bytes[(type.upperBound + length + 4)...])
+        return Data(
+            idat.bytes[..<idat.start] + TestImages.pngChunk("IDAT", rows) + TestImages.pngChunk("IDAT", damage)
+                + idat.bytes[(idat.body.upperBound + 4)...])
     }
 
     @Test func damageAfterTheRowsPreviewsWithLibpngsPixels() throws {

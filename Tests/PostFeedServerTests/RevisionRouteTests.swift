@@ -6,13 +6,6 @@ import Testing
 /// `/test/revise`: content that changes while the server runs, for tests of fresher content.
 @Suite("/test/revise")
 struct RevisionRouteTests {
-    private func withTestRoutes<T>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: (RunningFixtureServer, RawHTTPClient) async throws -> T
-    ) async throws -> T {
-        try await withFixtureServer({ $0.enablesTestRoutes = true }, body)
-    }
-
     @Test("revising post 1 changes its title, page 1's body and ETag (200 to the old ETag); page 2 still answers 304")
     func reviseChangesOnlyItsPages() async throws {
         try await withTestRoutes { server, client throws in

@@ -5,13 +5,6 @@ import Testing
 
 @Suite("/test routes")
 struct TestRoutesTests {
-    private func withTestRoutes<T>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: (RunningFixtureServer, RawHTTPClient) async throws -> T
-    ) async throws -> T {
-        try await withFixtureServer({ $0.enablesTestRoutes = true }, body)
-    }
-
     @Test("they are off unless enabled")
     func offByDefault() async throws {
         try await withFixtureServer { _, client throws in

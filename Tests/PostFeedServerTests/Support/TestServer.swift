@@ -14,6 +14,14 @@ func withFixtureServer<T>(
     }
 }
 
+/// ``withFixtureServer(_:isolation:_:)`` with the `/test/…` routes enabled.
+func withTestRoutes<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (RunningFixtureServer, RawHTTPClient) async throws -> T
+) async throws -> T {
+    try await withFixtureServer({ $0.enablesTestRoutes = true }, body)
+}
+
 /// A `Link` header parsed into relation → URL.
 func parseLinks(_ value: String?) -> [String: String] {
     guard let value, !value.isEmpty else { return [:] }
