@@ -110,42 +110,39 @@ extension CachedHTTPLoader {
                 contentType: response.headers["Content-Type"] ?? accepted?.contentType, expiresAt: freshness.expiresAt,
                 storedAt: now, attributes: attributes)
             if request.storesBehind, cache.shared == nil {
+                // Behind the load that returned it: a page of images is shown without
+                // waiting for its bodies to pass the cache's write queue one by one. The
+                // downloaded file is that store's to adopt or remove.
                 fileOwnedBehind = true
-                storeBehind(response, metadata: metadata, request: request, in: cache, generation: generation, flightKey: flightKey)
+                runBehind { [self] in
+                    defer { response.discard() }
+                    _ = await store(response, metadata: metadata, request: request, in: cache, generation: generation, flightKey: flightKey)
+                }
                 return .success(.fetched(Fetched(
                     body: body, headers: response.headers, accepted: accepted, stored: false, expiresAt: freshness.expiresAt)))
             }
-            do {
-                try await cache.store(response.body, metadata: metadata, forKey: request.key, generation: generation)
-                stored = true
-                storedMetadata = metadata
-                markFetched(flightKey)
-                if let size = cache.recordedTotalBytes() { telemetry.metrics.diskSize(request.kind, bytes: size) }
-            } catch {
-                cache.writeFailed(error, key: request.key)
-            }
+            stored = await store(response, metadata: metadata, request: request, in: cache, generation: generation, flightKey: flightKey)
+            if stored { storedMetadata = metadata }
         }
         return .success(.fetched(Fetched(
             body: body, headers: response.headers, accepted: accepted, stored: stored, expiresAt: freshness.expiresAt,
             metadata: storedMetadata)))
     }
 
-    /// Stores `response` behind the load that returned it (see ``Request/storesBehind``): a
-    /// page of images is shown without waiting for its bodies to pass the cache's write
-    /// queue one by one. The downloaded file is this store's to adopt or remove.
-    private func storeBehind(
+    /// Stores `response` in `cache` and marks the fetch; whether it was stored (a failed
+    /// write is reported by the cache, never thrown).
+    private func store(
         _ response: Response, metadata: CacheEntryMetadata, request: Request, in cache: some ResponseCache, generation: String?,
         flightKey: String
-    ) {
-        runBehind { [self] in
-            defer { response.discard() }
-            do {
-                try await cache.store(response.body, metadata: metadata, forKey: request.key, generation: generation)
-                markFetched(flightKey)
-                if let size = cache.recordedTotalBytes() { telemetry.metrics.diskSize(request.kind, bytes: size) }
-            } catch {
-                cache.writeFailed(error, key: request.key)
-            }
+    ) async -> Bool {
+        do {
+            try await cache.store(response.body, metadata: metadata, forKey: request.key, generation: generation)
+            markFetched(flightKey)
+            if let size = cache.recordedTotalBytes() { telemetry.metrics.diskSize(request.kind, bytes: size) }
+            return true
+        } catch {
+            cache.writeFailed(error, key: request.key)
+            return false
         }
     }
 

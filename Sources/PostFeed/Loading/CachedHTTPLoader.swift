@@ -176,7 +176,7 @@ final class CachedHTTPLoader: Sendable {
     {
         let policy = effective(request.policy)
         let generation = await cache.generation()
-        let flightKey = cache.name + "\n" + (generation.map { $0 + "\n" } ?? "") + request.key
+        let flightKey = Self.flightKey(request.key, in: cache, generation: generation)
         let entry: DiskCacheEntry?
         if policy == .reload {
             entry = nil
@@ -254,8 +254,13 @@ final class CachedHTTPLoader: Sendable {
     func isOutdated(_ entry: DiskCacheEntry, forKey key: String, in cache: some ResponseCache) async -> Bool {
         let now = now()
         guard entry.isExpired(at: now) else { return false }
-        let generation = await cache.generation()
-        return !fetchedRecently(cache.name + "\n" + (generation.map { $0 + "\n" } ?? "") + key, now: now)
+        return !fetchedRecently(Self.flightKey(key, in: cache, generation: await cache.generation()), now: now)
+    }
+
+    /// What a load of `key` from `cache` is coalesced and remembered under: the cache, its
+    /// generation (a load from before an invalidation is another flight) and the key.
+    private static func flightKey(_ key: String, in cache: some ResponseCache, generation: String?) -> String {
+        cache.name + "\n" + (generation.map { $0 + "\n" } ?? "") + key
     }
 
     private func fetchedRecently(_ flightKey: String, now: Date) -> Bool {

@@ -9,8 +9,11 @@ extension RedisCache: DataCaching {
     public func entry(forKey key: String) -> DiskCacheEntry? {
         let redisKey = Data(redisKey(forKey: key).utf8)
         guard case .success(let reply) = link.runBlocking([Data("GET".utf8), redisKey]) else { return nil }
-        if let entry = decode(reply, key: key) { return entry }
-        if case .string = reply { _ = link.runBlocking([Data("DEL".utf8), redisKey]) }
+        switch read(reply, key: key, notStoredBefore: nil) {
+        case .entry(let entry): return entry
+        case .corrupt: _ = link.runBlocking([Data("DEL".utf8), redisKey])
+        case .absent, .outdated: break
+        }
         return nil
     }
 

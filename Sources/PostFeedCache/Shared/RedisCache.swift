@@ -77,13 +77,6 @@ public final class RedisCache: Sendable {
         return noteWrite(result)
     }
 
-    /// Reads the reply to a `GET`: a verified entry, or `nil` (a miss, counted; a corrupt
-    /// value is counted too, and the caller deletes it).
-    func decode(_ reply: RedisReply, key: String) -> DiskCacheEntry? {
-        if case .entry(let entry) = read(reply, key: key, notStoredBefore: nil) { return entry }
-        return nil
-    }
-
     /// What a `GET` reply holds for a reader.
     enum ReadValue {
         /// A verified entry, stored at or after the reader's `notStoredBefore`.

@@ -60,7 +60,7 @@ struct CacheCommand: AsyncParsableCommand {
             print("cache root: \(report.root) (from \(report.rootSource))")
             for layer in report.caches {
                 let s = layer.statistics
-                print("\(layer.name): \(CacheCommand.entries(s.entryCount)), \(ByteFormat.string(s.totalBytes)) of \(ByteFormat.string(s.sizeLimit))\(s.isWritable ? "" : " (read-only)")")
+                print("\(layer.name): \(counted(s.entryCount, "entry", "entries")), \(ByteFormat.string(s.totalBytes)) of \(ByteFormat.string(s.sizeLimit))\(s.isWritable ? "" : " (read-only)")")
                 let refused = s.failedWrites > 0 ? " (\(s.failedWrites) refused by the disk)" : ""
                 print("  hits \(s.hits), misses \(s.misses), writes \(s.writes)\(refused), corrupt removed \(s.corruptEntriesRemoved), temporary files \(s.temporaryFiles)")
                 if let oldest = s.oldestStoredAt, let newest = s.newestStoredAt {
@@ -111,7 +111,7 @@ struct CacheCommand: AsyncParsableCommand {
             }
             for (name, r, orphans) in reports {
                 let orphaned = orphans.map { "\($0.entriesRemoved) whose image is gone or changed, " } ?? ""
-                print("\(name): removed \(orphaned)\(r.expiredEntriesRemoved) expired, \(r.entriesEvictedForSize) for size, \(r.corruptEntriesRemoved) corrupt, \(r.obstructionsRemoved) in the way, \(r.temporaryFilesRemoved) temporary; freed \(ByteFormat.string(r.bytesFreed)); \(CacheCommand.entries(r.remainingEntries)) (\(ByteFormat.string(r.remainingBytes))) left")
+                print("\(name): removed \(orphaned)\(r.expiredEntriesRemoved) expired, \(r.entriesEvictedForSize) for size, \(r.corruptEntriesRemoved) corrupt, \(r.obstructionsRemoved) in the way, \(r.temporaryFilesRemoved) temporary; freed \(ByteFormat.string(r.bytesFreed)); \(counted(r.remainingEntries, "entry", "entries")) (\(ByteFormat.string(r.remainingBytes))) left")
             }
         }
     }
@@ -129,20 +129,11 @@ struct CacheCommand: AsyncParsableCommand {
             }
             if options.json { return try JSONOutput.print(["removed": cleared]) }
             let (images, pages, thumbnails) = (cleared["ImageCache"] ?? 0, cleared["PageCache"] ?? 0, cleared["ThumbnailCache"] ?? 0)
-            print("removed \(CacheCommand.counted(images, "image")), \(CacheCommand.counted(pages, "page")) and "
-                + "\(CacheCommand.counted(thumbnails, "thumbnail")); \(options.location.state.path) kept")
+            print("removed \(counted(images, "image")), \(counted(pages, "page")) and "
+                + "\(counted(thumbnails, "thumbnail")); \(options.location.state.path) kept")
         }
     }
 
-    /// "1 entry", "2 entries": the count with its noun, for the per-cache lines.
-    static func entries(_ count: Int) -> String {
-        "\(count) entr\(count == 1 ? "y" : "ies")"
-    }
-
-    /// "1 image", "2 images": `count` with `noun`, plural unless one.
-    static func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
-    }
 }
 
 extension DiskCache {

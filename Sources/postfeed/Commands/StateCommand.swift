@@ -69,8 +69,8 @@ struct StateCommand: AsyncParsableCommand {
                         - (state.loadedPostIDs.isEmpty ? 1 : 0))
                 let toRead = state.loadedPageKeys.count - pagesWithPosts
                 var loaded = state.loadedPostIDs.isEmpty && toRead > 0
-                    ? "\(Self.count(toRead, "page")) to read back from the page cache"
-                    : "\(Self.count(state.loadedPostIDs.count, "post")) loaded in \(Self.count(pagesWithPosts, "page"))\(total)"
+                    ? "\(counted(toRead, "page")) to read back from the page cache"
+                    : "\(counted(state.loadedPostIDs.count, "post")) loaded in \(counted(pagesWithPosts, "page"))\(total)"
                 if !state.loadedPostIDs.isEmpty, toRead > 0 {
                     loaded += ", \(toRead) more page\(toRead == 1 ? "" : "s") to read back from the page cache"
                 }
@@ -82,13 +82,8 @@ struct StateCommand: AsyncParsableCommand {
                 lines.append("  page \(page)\(key)\(state.totalCount.map { " of \($0) posts" } ?? "")")
             }
             if let anchor = state.anchor { lines.append("  in view: post #\(anchor.position) (id \(anchor.postID))") }
-            if !state.seenPostIDs.isEmpty { lines.append("  seen: \(Self.count(state.seenPostIDs.count, "post"))") }
+            if !state.seenPostIDs.isEmpty { lines.append("  seen: \(counted(state.seenPostIDs.count, "post"))") }
             return lines.joined(separator: "\n")
-        }
-
-        /// `1 page`, `13 pages`.
-        static func count(_ number: Int, _ noun: String) -> String {
-            "\(number) \(noun)\(number == 1 ? "" : "s")"
         }
     }
 

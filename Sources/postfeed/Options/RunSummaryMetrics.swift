@@ -23,15 +23,15 @@ final class RunSummaryMetrics: MetricsFactory {
     func summary() -> String {
         let hits = "postfeed_cache_hits_total"
         var parts = [
-            "memory \(Self.plural(total(hits, "layer", "memory"), "hit"))",
-            "disk \(Self.plural(total(hits, "layer", "disk"), "hit"))",
+            "memory \(counted(total(hits, "layer", "memory"), "hit"))",
+            "disk \(counted(total(hits, "layer", "disk"), "hit"))",
         ]
         let sharedHits = total(hits, "layer", "shared")
         let sharedMisses = total("postfeed_cache_misses_total", "layer", "shared")
-        if sharedHits + sharedMisses > 0 { parts.append("shared \(Self.plural(sharedHits, "hit")), \(sharedMisses) missed") }
+        if sharedHits + sharedMisses > 0 { parts.append("shared \(counted(sharedHits, "hit")), \(sharedMisses) missed") }
         let fetches = total("postfeed_origin_fetches_total")
         let revalidated = total("postfeed_revalidations_total")
-        parts.append("network \(Self.plural(fetches, "fetch", "fetches"))" + (revalidated > 0 ? " (\(revalidated) revalidated 304)" : ""))
+        parts.append("network \(counted(fetches, "fetch", "fetches"))" + (revalidated > 0 ? " (\(revalidated) revalidated 304)" : ""))
         let extras: [(String, String, String)] = [
             ("postfeed_retries_total", "retry", "retries"),
             ("postfeed_coalesced_waits_total", "coalesced wait", "coalesced waits"),
@@ -40,13 +40,9 @@ final class RunSummaryMetrics: MetricsFactory {
             ("postfeed_load_failures_total", "failed load", "failed loads"),
         ]
         for (label, one, many) in extras where total(label) > 0 {
-            parts.append(Self.plural(total(label), one, many))
+            parts.append(counted(total(label), one, many))
         }
         return "cache: " + parts.joined(separator: ", ")
-    }
-
-    private static func plural(_ count: Int64, _ one: String, _ many: String? = nil) -> String {
-        "\(count) \(count == 1 ? one : (many ?? one + "s"))"
     }
 
     private static func key(_ label: String, _ dimensions: [(String, String)]) -> String {

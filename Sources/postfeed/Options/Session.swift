@@ -23,7 +23,11 @@ struct Session {
         let summary = options.verbose ? RunSummaryMetrics() : nil
         // Also when SIGINT or SIGTERM ends the run where no command watches for it (while
         // it starts, shuts down, or at a second Ctrl-C): said on the way out.
-        if let summary { TerminationWatcher.sayOnTermination { Terminal.note("postfeed: \(summary.summary())") } }
+        var sayTotals: (@Sendable () -> Void)?
+        if let summary {
+            sayTotals = { Terminal.note("postfeed: \(summary.summary())") }
+            TerminationWatcher.sayOnTermination(sayTotals)
+        }
         let session: Session
         do {
             session = try await open(options, metrics: summary, configure: configure)
@@ -35,7 +39,7 @@ struct Session {
         do { result = .success(try await body(session.client)) } catch { result = .failure(error) }
         await session.close()
         TerminationWatcher.sayOnTermination(nil)
-        summary.map { Terminal.note("postfeed: \($0.summary())") }
+        sayTotals?()
         return try result.get()
     }
 

@@ -33,7 +33,6 @@ extension InfiniteFeed {
         nextKey = first.nextKey
         totalCount = first.totalCount ?? totalCount
         staleReason = first.staleReason
-        staleRevalidation = nil
         noteLength(of: first)
         append(first)
         if configuration.unseenOnly, count == 0, hasMore { _ = try await loadMore() }
@@ -73,7 +72,7 @@ extension InfiniteFeed {
             pagesTried += 1
             noteLength(of: page)
             if let total = page.totalCount { totalCount = total }
-            if let reason = page.staleReason { (staleReason, staleRevalidation) = (reason, nil) }
+            if let reason = page.staleReason { staleReason = reason }
             let repeats = !page.posts.isEmpty && page.posts.allSatisfy { knownIDs.contains($0.id) }
             repeatedPages = repeats ? repeatedPages + 1 : 0
             if let stall = stall(page, key: key, repeatedPages: repeatedPages) {

@@ -14,7 +14,7 @@ extension InfiniteFeed {
     func noteExpired(_ page: Page) {
         guard configuration.servesExpiredPages, page.isExpired else { return }
         if let reason = page.staleReason {
-            (staleReason, staleRevalidation) = (reason, nil)
+            staleReason = reason
             return
         }
         guard !expiredPages.contains(page.key) else { return }
@@ -64,7 +64,6 @@ extension InfiniteFeed {
         if staleRevalidation == key {
             // The page the reader was told is out of date is up to date now.
             staleReason = nil
-            staleRevalidation = nil
         }
         return PageRevalidation(key: key, number: number, outcome: replace(key, with: page) ? .replaced : .unchanged)
     }

@@ -17,7 +17,7 @@ extension InfiniteFeed {
                 page = try await repository.page(key, cachePolicy: .cacheOnly, priority: .high)
             } catch where error.code == .notCached {
                 page = try await repository.page(key, cachePolicy: .useCache, priority: .high)
-                if let reason = page.staleReason, generation == listGeneration { (staleReason, staleRevalidation) = (reason, nil) }
+                if let reason = page.staleReason, generation == listGeneration { staleReason = reason }
             }
         }
         // While the page loaded, the list may have been replaced (refresh, restore), or

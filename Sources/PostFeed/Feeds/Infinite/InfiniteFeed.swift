@@ -44,9 +44,11 @@ public actor InfiniteFeed {
     public var isShowingStaleContent: Bool { staleReason != nil }
     /// Why a page came from the cache out of date (offline, the network or the server
     /// failed; the latest reason); `nil` while every page was fresh.
-    public internal(set) var staleReason: String?
-    /// The page whose failed revalidation set ``staleReason``, cleared with it when that
-    /// page revalidates.
+    public internal(set) var staleReason: String? {
+        didSet { staleRevalidation = nil }
+    }
+    /// The page whose failed revalidation set ``staleReason`` (set after it), cleared with
+    /// every new reason and when that page revalidates.
     var staleRevalidation: PageKey?
     /// Why the background catalog load stopped, if it failed.
     public internal(set) var backgroundError: RepositoryError?

@@ -194,12 +194,13 @@ final class PageCacheStore: ResponseCache {
             .flatMap { TimeInterval($0) }.map { Date(timeIntervalSince1970: $0) }
         let everywhere = await shared.lastInvalidation(ofScope: identity)
         // Read before a refresh of this process that ran meanwhile: that refresh (in
-        // `invalidatedAt`) is later than both, so keeping them hides nothing.
+        // `invalidatedAt`, never earlier than `local`) is later than both, so keeping them
+        // hides nothing.
         let current = memo.withLock { memo in
             memo.remembered = (root, everywhere, started)
             return memo.invalidatedAt
         }
-        return [local, current, root, everywhere].compactMap { $0 }.max()
+        return [current, root, everywhere].compactMap { $0 }.max()
     }
 
     // MARK: Generation
