@@ -75,16 +75,21 @@ extension InfiniteFeed {
             if let reason = page.staleReason { staleReason = reason }
             let repeats = !page.posts.isEmpty && page.posts.allSatisfy { knownIDs.contains($0.id) }
             repeatedPages = repeats ? repeatedPages + 1 : 0
-            if let stall = stall(page, key: key, repeatedPages: repeatedPages) {
+            if let stall = repeatedPostsStall(page, key: key, repeatedPages: repeatedPages) {
                 // The backend goes round in circles: end the list, say so once, add nothing.
-                nextKey = nil
-                stalledWalk = stall
-                logger.warning("\(stall)")
+                endWalk(stall)
                 break
             }
             nextKey = page.nextKey
             added += append(page)
             noteExpired(page)
+            if let next = page.nextKey, walked(next, after: key) {
+                // The page is new, only the way on loops (a next link or cursor already
+                // walked): its posts stay, and the walk ends after them.
+                endWalk("the next page after \(key) is \(next), already read; the backend's pagination loops, so the "
+                    + "list ends here after \(count) posts")
+                break
+            }
         }
         evictIfNeeded()
         // The background catalog load (low priority) walks pages for order, search and
@@ -95,25 +100,54 @@ extension InfiniteFeed {
         return added
     }
 
-    /// Why `page` (fetched with `key`) makes no progress, or `nil`: it is the third page in
-    /// a row holding only posts already loaded, or its next key is one already walked (a
-    /// `Link` next pointing to itself, a cursor that repeats). A page the server sent
-    /// longer than asked for and that holds only posts already loaded is no drift: the
-    /// server ignores the paging and sends the same posts again, so it ends the list at once.
-    private func stall(_ page: Page, key: PageKey, repeatedPages: Int) -> String? {
-        if repeatedPages > 0, let reason = page.longPageReason(pageSize: repository.pageSize) {
+    /// Why `page` (fetched with `key`) adds nothing, or `nil`: it is the third page in a
+    /// row holding only posts already loaded, or it holds only posts already loaded and
+    /// its next key is one already walked (a `Link` next pointing to itself, a cursor that
+    /// repeats). A page the server sent longer than asked for and that holds only posts
+    /// already loaded is no drift: the server ignores the paging and sends the same posts
+    /// again, so it ends the list at once. A page with new posts whose next key loops is
+    /// appended first (see ``performLoadMore(priority:)``).
+    private func repeatedPostsStall(_ page: Page, key: PageKey, repeatedPages: Int) -> String? {
+        guard repeatedPages > 0 else { return nil }
+        if let reason = page.longPageReason(pageSize: repository.pageSize) {
             return "\(key) holds only posts already loaded and \(reason): it sends the same posts again, so the list "
                 + "ends here after \(count) posts"
         }
         if repeatedPages >= Self.repeatedPagesBeforeStall {
-            return "\(key) is the \(repeatedPages)th page in a row holding only posts already loaded; the backend repeats "
-                + "itself, so the list ends here after \(count) posts"
+            return "\(key) is the \(Self.ordinal(repeatedPages)) page in a row holding only posts already loaded; the "
+                + "backend repeats itself, so the list ends here after \(count) posts"
         }
-        if let next = page.nextKey, next == key || segments.contains(where: { $0.key == next }) {
+        if let next = page.nextKey, walked(next, after: key) {
             return "the next page after \(key) is \(next), already read; the backend's pagination loops, so the list ends "
                 + "here after \(count) posts"
         }
         return nil
+    }
+
+    /// Whether `next`, the key after the page fetched with `key`, was walked already: the
+    /// page itself or one the list holds.
+    private func walked(_ next: PageKey, after key: PageKey) -> Bool {
+        next == key || segments.contains { $0.key == next }
+    }
+
+    /// Ends the list because the backend makes no progress, and says so once.
+    private func endWalk(_ reason: String) {
+        nextKey = nil
+        stalledWalk = reason
+        logger.warning("\(reason)")
+    }
+
+    /// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 102nd.
+    static func ordinal(_ n: Int) -> String {
+        let suffix: String
+        switch (n % 100, n % 10) {
+        case (11...13, _), (-13 ... -11, _): suffix = "th"
+        case (_, 1), (_, -1): suffix = "st"
+        case (_, 2), (_, -2): suffix = "nd"
+        case (_, 3), (_, -3): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(n)\(suffix)"
     }
 
     /// Warns once when a page came longer than the page size asked for (see ``pageSizeWarning``).
