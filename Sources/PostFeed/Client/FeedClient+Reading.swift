@@ -5,7 +5,9 @@ import PostFeedHTTP
 /// What ``FeedClient/readInfinite(pages:after:onLoading:onPage:)`` did: which posts it loaded
 /// and handed over, where it left the reader, and what stopped it.
 public struct InfiniteReading: Sendable {
-    /// Feed index of the first post this reading loaded.
+    /// Feed index of the first post this reading hands over: where the feed stood, or
+    /// before that when the resumed place had not reached the feed's last posts
+    /// (``ResumeReport/firstUnreadIndex``: the page size changed).
     public var start: Int
     /// The feed's count when the reading ended.
     public var end: Int
@@ -88,33 +90,43 @@ extension FeedClient {
     public func readInfinite(
         pages: Int, after resumed: ResumeReport, onLoading: (@Sendable (Int) -> Void)? = nil, onPage: (@Sendable (Range<Int>) async throws -> Void)? = nil
     ) async -> InfiniteReading {
-        let start = await infinite.count
+        let loaded = await infinite.count
+        // Posts already in the feed the last run did not show (its page size was another)
+        // come first, with the first page loaded: nothing is skipped.
+        let start = min(max(resumed.firstUnreadIndex ?? loaded, 0), loaded)
         var reading = InfiniteReading(
-            start: start, end: start, place: resumed.anchorIndex, delivered: start, savedEnd: nil, hasMore: true,
+            start: start, end: loaded, place: resumed.anchorIndex, delivered: start, savedEnd: nil, hasMore: true,
             totalCount: nil, staleReason: nil, failure: nil, notices: [])
+        var carried = start < loaded
         var savedWithMore = false
         for number in 1...max(pages, 1) {
             if Task.isCancelled { break }
             onLoading?(number)
             let pageStart = await infinite.count
+            let added: Int
             do {
-                guard try await infinite.loadMore() > 0 else { break }
+                added = try await infinite.loadMore()
             } catch {
                 reading.failure = error
                 break
             }
+            // Carried posts alone (the list ended) are a page of their own.
+            guard added > 0 || carried else { break }
+            let place = added > 0 ? pageStart : reading.delivered
+            carried = false
             guard let onPage else {
-                reading.place = pageStart
+                reading.place = place
                 continue
             }
             do {
-                try await onPage(reading.delivered..<(await infinite.count))
+                let handed = reading.delivered..<(await infinite.count)
+                try await onPage(handed)
                 // Only a page handed over can be the place.
-                reading.place = pageStart
-                reading.delivered = await infinite.count
+                reading.place = place
+                reading.delivered = handed.upperBound
                 // The write is atomic, so a kill never tears it.
-                reading.notices += try await saveInfinite(anchorIndex: pageStart)
-                reading.savedEnd = await infinite.count
+                reading.notices += try await saveInfinite(anchorIndex: place)
+                reading.savedEnd = handed.upperBound
                 savedWithMore = await infinite.hasMore
             } catch {
                 reading.failure = error

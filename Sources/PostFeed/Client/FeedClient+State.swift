@@ -12,6 +12,22 @@ public struct ResumeReport: Sendable {
     public var restored: Bool
     /// One line each: a state file set aside and why, a page size that changed.
     public var notices: [String]
+    /// Infinite: the feed index of the first post the saved place had not reached yet, when
+    /// the feed holds posts past it; `nil` when every loaded post was read.
+    ///
+    /// Set only when the page size changed since the save: the list is rebuilt in pages of
+    /// the new size, and the last of them may reach past the posts the last run showed
+    /// (10 → 25 after posts 1–30 loads posts 26–50). Those posts are the reader's next ones:
+    /// ``FeedClient/readInfinite(pages:after:onLoading:onPage:)`` hands them over first.
+    public var firstUnreadIndex: Int?
+
+    /// A report; `firstUnreadIndex` only for a resumed infinite feed rebuilt in another page size.
+    public init(anchorIndex: Int, restored: Bool, notices: [String], firstUnreadIndex: Int? = nil) {
+        self.anchorIndex = anchorIndex
+        self.restored = restored
+        self.notices = notices
+        self.firstUnreadIndex = firstUnreadIndex
+    }
 
     /// Starting at the top without looking at saved state (a restart).
     public static let fresh = ResumeReport(anchorIndex: 0, restored: false, notices: [])
@@ -74,8 +90,12 @@ extension FeedClient {
         guard var state = loadState(.infinite, notices: &notices) else {
             return ResumeReport(anchorIndex: 0, restored: false, notices: notices)
         }
+        // In the backend's positions: how far the saved list reached, so posts the new page
+        // size's last page adds past it are handed over as unread, not skipped.
+        var readThrough: Int?
         if state.pageSize != configuration.pageSize {
             notices.append("page size changed from \(state.pageSize) to \(configuration.pageSize); keeping your place")
+            readThrough = state.readLength
             state = state.resized(to: configuration.pageSize, firstPageKey: repository.firstPageKey)
         }
         let snapshot = try await snapshot(restoring: state)
@@ -95,7 +115,14 @@ extension FeedClient {
         }
         let ids = await infinite.loadedPostIDs
         let index = state.restoredIndex(in: ids) ?? 0
-        return ResumeReport(anchorIndex: index, restored: true, notices: notices)
+        var firstUnread: Int?
+        if let readThrough {
+            // Feed indices skip posts hidden by `unseenOnly`: the first post at or past the
+            // backend position the saved list reached.
+            let positions = await infinite.listPositions(in: 0..<ids.count)
+            firstUnread = positions.firstIndex { $0 >= readThrough }
+        }
+        return ResumeReport(anchorIndex: index, restored: true, notices: notices, firstUnreadIndex: firstUnread)
     }
 
     /// Starts the infinite feed over from the top without restoring the saved place, which
@@ -252,10 +279,14 @@ extension FeedClient {
         var target: ListState
         var fresh = false
         if let state = saved(source) {
-            let converted = state.switched(to: mode, pageSize: configuration.pageSize, firstPageKey: repository.firstPageKey)
+            // An infinite list keeps its page size here: resizing it would count pages of the
+            // new size as loaded past what the reader was shown, and only a resume, which
+            // hands such posts over (`ResumeReport.firstUnreadIndex`), may resize it.
+            let size = mode == .infinite ? saved(mode)?.pageSize ?? state.pageSize : configuration.pageSize
+            let converted = state.switched(to: mode, pageSize: size, firstPageKey: repository.firstPageKey)
             // The mode keeps what it loaded; only the reader's place moves.
             target = saved(mode).map {
-                $0.resized(to: configuration.pageSize, firstPageKey: repository.firstPageKey).movingPlace(to: converted)
+                $0.resized(to: size, firstPageKey: repository.firstPageKey).movingPlace(to: converted)
             } ?? converted
             target.savedAt = Date()
         } else {

@@ -113,6 +113,16 @@ extension ListState {
         return result.withAnchorInside
     }
 
+    /// Infinite: how far into the list, in the backend's positions, the saved list reached:
+    /// the posts it holds, and a page size for each page listed without its ids (pages
+    /// added by a mode switch, read back on restore). `list` shows every post it loads, so
+    /// the posts past this are the reader's next ones.
+    var readLength: Int {
+        guard let counts = loadedPageCounts else { return coveredLength }
+        let (unlisted, overflow) = max(loadedPageKeys.count - counts.count, 0).multipliedReportingOverflow(by: pageSize)
+        return overflow ? Int.max : PlaceConverter.saturatingAdd(loadedPostIDs.count, unlisted)
+    }
+
     // MARK: - Helpers
 
     /// Page keys this state knows, by 1-based page number (valid for its page size).
