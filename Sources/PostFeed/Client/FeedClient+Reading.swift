@@ -125,7 +125,7 @@ extension FeedClient {
                 reading.place = place
                 reading.delivered = handed.upperBound
                 // The write is atomic, so a kill never tears it.
-                reading.notices += try await saveInfinite(anchorIndex: place)
+                reading.notices += try await saveInfinite(anchorIndex: place, shownPostIDs: await shownPostIDs(in: handed))
                 reading.savedEnd = handed.upperBound
                 savedWithMore = await infinite.hasMore
             } catch {
@@ -151,12 +151,14 @@ extension FeedClient {
     }
 
     /// Saves the place `reading` left the reader at, unless it was saved after its last
-    /// page already. Call it after the posts were handed to the reader.
+    /// page already. Call it after the posts were handed to the reader: the posts from
+    /// ``InfiniteReading/start`` to ``InfiniteReading/end`` count as seen.
     /// - Returns: one line each when another process's place was replaced.
     @discardableResult
     public func savePlace(after reading: InfiniteReading) async throws(ListStateError) -> [String] {
         guard reading.savedEnd != reading.end else { return [] }
-        return try await saveInfinite(anchorIndex: reading.place)
+        return try await saveInfinite(
+            anchorIndex: reading.place, shownPostIDs: await shownPostIDs(in: reading.start..<reading.end))
     }
 
     // MARK: Numbered pages

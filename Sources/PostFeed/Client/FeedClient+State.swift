@@ -136,20 +136,36 @@ extension FeedClient {
     }
 
     /// Saves the infinite feed's state with the post at feed index `anchorIndex` at the top
-    /// of the view.
+    /// of the view, and `shownPostIDs` added to the posts seen.
     ///
     /// The state holds the posts as the backend lists them, hidden ones (``InfiniteFeed/Configuration/unseenOnly``)
     /// included, and the anchor's index in that list: post numbers are the backend's
     /// positions, so a switch to paged mode opens the page that holds the post in view.
     ///
+    /// Posts seen are what ``InfiniteFeed/Configuration/unseenOnly`` hides in later runs, so
+    /// only posts the reader was shown count: pass them (``shownPostIDs(in:)`` gives a
+    /// range's). Posts loaded but never shown (loaded ahead, or by a background walk of
+    /// the catalog) stay unseen; posts seen in earlier runs stay seen.
+    ///
+    /// ```swift
+    /// let range = start..<(await client.infinite.count)
+    /// // … show the posts in `range` …
+    /// try await client.saveInfinite(anchorIndex: start, shownPostIDs: await client.shownPostIDs(in: range))
+    /// ```
+    ///
     /// Another process may have saved since this client loaded the state: the two are
     /// merged (see ``ListStateStore/save(_:basedOn:)``).
     /// - Returns: one line each when another process's place was replaced, not merged.
     @discardableResult
-    public func saveInfinite(anchorIndex: Int) async throws(ListStateError) -> [String] {
+    public func saveInfinite(anchorIndex: Int, shownPostIDs: PostIDSet = []) async throws(ListStateError) -> [String] {
         let snapshot = await infinite.snapshot()
         let shown = snapshot.postIDs
-        let listed = snapshot.segments.flatMap(\.listedPostIDs)
+        // Each post once, at its first place: list state numbers posts by their place, and
+        // refuses a list naming a post twice (a page read back that overlaps an earlier one).
+        var known = Set<Int>()
+        known.reserveCapacity(shown.count)
+        let pages = snapshot.segments.map { segment in segment.listedPostIDs.filter { known.insert($0).inserted } }
+        let listed = pages.flatMap { $0 }
         var anchor: ScrollAnchor?
         if shown.indices.contains(anchorIndex) {
             let id = shown[anchorIndex]
@@ -157,10 +173,19 @@ extension FeedClient {
         }
         var state = ListState(
             mode: .infinite, backendIdentity: backend.identity, pageSize: configuration.pageSize, savedAt: Date(),
-            anchor: anchor, totalCount: snapshot.totalCount, endReached: snapshot.nextKey == nil, seenPostIDs: PostIDSet(shown),
+            anchor: anchor, totalCount: snapshot.totalCount, endReached: snapshot.nextKey == nil, seenPostIDs: shownPostIDs,
             loadedPostIDs: listed, loadedPageKeys: snapshot.segments.map(\.key), nextPageKey: snapshot.nextKey)
-        state.loadedPageCounts = snapshot.segments.map(\.listedPostIDs.count)
+        state.loadedPageCounts = pages.map(\.count)
         return try save(state).notices
+    }
+
+    /// The ids of the infinite feed's posts at feed indices `range` (clamped to what is
+    /// loaded): what to pass ``saveInfinite(anchorIndex:shownPostIDs:)`` after showing them.
+    public func shownPostIDs(in range: Range<Int>) async -> PostIDSet {
+        let ids = await infinite.loadedPostIDs
+        let lower = min(max(range.lowerBound, 0), ids.count)
+        let upper = min(max(range.upperBound, lower), ids.count)
+        return PostIDSet(ids[lower..<upper])
     }
 
     /// Saves `state` on top of the generation this client last loaded or saved; on a full

@@ -270,7 +270,7 @@ final class BrowseScreen {
     func save() async throws -> [String] {
         guard opened else { return [] }
         switch mode {
-        case .infinite: return try await client.saveInfinite(anchorIndex: topFeedIndex)
+        case .infinite: return try await client.saveInfinite(anchorIndex: topFeedIndex, shownPostIDs: PostIDSet(shownThisRun))
         case .paged: return try await client.savePaged(anchorIndexInPage: top)
         }
     }
