@@ -39,6 +39,7 @@ image_seeds() {
     small 48x36 -quality 75 -interlace Plane "$out/progressive.jpg"
     small 33x17! -colorspace Gray -quality 85 "$out/grey-odd-size.jpg"
     small 24x18 -colorspace CMYK -quality 85 "$out/cmyk.jpg"
+    convert -size 16x16 "xc:cmyk(0,255,127,127)" -colorspace CMYK -quality 90 "$out/cmyk-solid.jpg"
     small 32x24 -quality 85 -define jpeg:restart-interval=1 "$out/restart-markers.jpg"
     small 16x16 -quality 85 -define jpeg:optimize-coding=false -sampling-factor 2x1 "$out/422-unoptimized.jpg"
     out=$CORPUS/image-png

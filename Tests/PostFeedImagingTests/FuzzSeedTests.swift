@@ -12,9 +12,9 @@ import PostFeedImaging
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz/Corpus")
 
-    /// Seeds the libraries do not decode, on purpose: a CMYK JPEG (TurboJPEG cannot convert
-    /// CMYK to RGBA) and an animated WebP (libwebp's still-image decoder refuses it).
-    static let unsupported: Set<String> = ["cmyk.jpg", "animated.webp"]
+    /// Seeds the libraries do not decode, on purpose: an animated WebP (libwebp's
+    /// still-image decoder refuses it).
+    static let unsupported: Set<String> = ["animated.webp"]
 
     static func seeds(_ format: ImageFormat) throws -> [URL] {
         try FileManager.default.contentsOfDirectory(

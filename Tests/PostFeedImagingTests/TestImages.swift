@@ -107,3 +107,62 @@ enum TestImages {
         return ~crc
     }
 }
+
+extension TestImages {
+    /// A CMYK JPEG compressed by TurboJPEG from `cmyk` (four bytes a pixel, C M Y K as
+    /// stored): TurboJPEG writes it as YCCK, with the Adobe marker that says so.
+    static func ycckJPEG(width: Int, height: Int, cmyk: [UInt8], subsampling: TJSAMP = TJSAMP_420) -> Data {
+        guard let handle = tjInitCompress() else { return Data() }
+        defer { tjDestroy(handle) }
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let status = cmyk.withUnsafeBufferPointer { pixels in
+            tjCompress2(handle, pixels.baseAddress, Int32(width), Int32(width * 4), Int32(height),
+                        Int32(TJPF_CMYK.rawValue), &output, &size, Int32(subsampling.rawValue), 95, 0)
+        }
+        guard status == 0, let output else { return Data() }
+        defer { tjFree(output) }
+        return Data(bytes: output, count: Int(size))
+    }
+
+    /// An 8×8 baseline JPEG of four components (plain CMYK, no YCCK transform) with every
+    /// pixel `cmyk` as stored, built by hand: one DC-only block per component with a
+    /// quantizer of 1, so it decodes to exactly `cmyk`. `adobeMarker` adds Adobe's APP14
+    /// marker (transform 0: CMYK), the one that says the values are inverted.
+    static func solidCMYKJPEG(_ cmyk: [UInt8], adobeMarker: Bool) -> Data {
+        var data: [UInt8] = [0xFF, 0xD8]
+        if adobeMarker {
+            data += [0xFF, 0xEE, 0x00, 0x0E] + Array("Adobe".utf8) + [0x00, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00]
+        }
+        data += [0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64)
+        data += [0xFF, 0xC0, 0x00, 0x14, 0x08, 0x00, 0x08, 0x00, 0x08, 0x04]
+        for id in 1...4 { data += [UInt8(id), 0x11, 0x00] }
+        // DC table: categories 0…11, each the 4-bit code equal to itself. AC table: EOB only, "0".
+        data += [0xFF, 0xC4, 0x00, 0x1F, 0x00, 0, 0, 0, 12] + [UInt8](repeating: 0, count: 12) + Array(0...11)
+        data += [0xFF, 0xC4, 0x00, 0x14, 0x10, 1] + [UInt8](repeating: 0, count: 15) + [0x00]
+        data += [0xFF, 0xDA, 0x00, 0x0E, 0x04]
+        for id in 1...4 { data += [UInt8(id), 0x00] }
+        data += [0x00, 0x3F, 0x00]
+        var bits: [Bool] = []
+        func put(_ value: Int, _ count: Int) {
+            for shift in stride(from: count - 1, through: 0, by: -1) { bits.append((value >> shift) & 1 == 1) }
+        }
+        for value in cmyk.prefix(4) {
+            // A flat block's DC coefficient is 8 × (value − 128); each component's first
+            // block is predicted from 0.
+            let dc = 8 * (Int(value) - 128)
+            let category = dc == 0 ? 0 : (Int.bitWidth - abs(dc).leadingZeroBitCount)
+            put(category, 4)
+            put(dc >= 0 ? dc : dc + (1 << category) - 1, category)
+            put(0, 1)  // EOB
+        }
+        while bits.count % 8 != 0 { bits.append(true) }
+        for start in stride(from: 0, to: bits.count, by: 8) {
+            let byte = bits[start..<start + 8].reduce(UInt8(0)) { $0 << 1 | ($1 ? 1 : 0) }
+            data.append(byte)
+            if byte == 0xFF { data.append(0x00) }
+        }
+        data += [0xFF, 0xD9]
+        return Data(data)
+    }
+}

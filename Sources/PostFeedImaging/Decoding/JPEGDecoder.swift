@@ -7,22 +7,29 @@ struct JPEGDecoder {
     let limit: Int
 
     func headerSize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
-        try withHandle { handle throws(ImageDecodingError) in try readHeader(handle, bytes) }
+        try withHandle { handle throws(ImageDecodingError) in try readHeader(handle, bytes).size }
     }
 
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, atLeast minimum: PixelSize?) throws(ImageDecodingError) -> RGBAImage {
         try withHandle { handle throws(ImageDecodingError) in
-            let full = try readHeader(handle, bytes)
+            let header = try readHeader(handle, bytes)
+            let full = header.size
             let scaled = minimum.map { Self.scaledSize(full, covering: full.fitting(in: $0)) } ?? full
+            // CMYK and YCCK decode only to CMYK pixels (TurboJPEG does no CMYK → RGB): four
+            // bytes a pixel either way, turned into opaque RGBA in place below.
+            let format = header.isCMYK ? TJPF_CMYK : TJPF_RGBA
             var pixels = [UInt8](repeating: 0, count: scaled.width * scaled.height * 4)
             let status = bytes.withUnsafeBufferPointer { source in
                 pixels.withUnsafeMutableBufferPointer { destination in
                     tjDecompress2(handle, source.baseAddress, UInt(source.count), destination.baseAddress,
                                   Int32(scaled.width), Int32(scaled.width * 4), Int32(scaled.height),
-                                  Int32(TJPF_RGBA.rawValue), TJFLAG_STOPONWARNING | TJFLAG_NOREALLOC)
+                                  Int32(format.rawValue), TJFLAG_STOPONWARNING | TJFLAG_NOREALLOC)
                 }
             }
             if status != 0 { throw .corrupt(.jpeg, Self.errorMessage(handle)) }
+            if header.isCMYK {
+                CMYKConversion(inverted: JPEGMarkers.hasAdobeMarker(bytes)).convertToRGBA(&pixels)
+            }
             return RGBAImage(width: scaled.width, height: scaled.height, pixels: pixels)
         }
     }
@@ -33,9 +40,12 @@ struct JPEGDecoder {
     /// `decode(_:atLeast:)` then ``AreaDownscaler``, with less memory and work.
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, fittingIn box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
         try withHandle { handle throws(ImageDecodingError) in
-            let full = try readHeader(handle, bytes)
+            let header = try readHeader(handle, bytes)
+            let full = header.size
             let scaled = Self.scaledSize(full, covering: full.fitting(in: box))
             let target = scaled.fitting(in: box)
+            // CMYK: DCT-scaled to CMYK, converted to RGBA, then area-averaged (no RGB output).
+            if header.isCMYK { return AreaDownscaler.downscale(try decode(bytes, atLeast: box), to: target) }
             if target == scaled { return try decode(bytes, atLeast: box) }
             var pixels = [UInt8](repeating: 0, count: scaled.width * scaled.height * 3)
             let status = bytes.withUnsafeBufferPointer { source in
@@ -75,7 +85,14 @@ struct JPEGDecoder {
         return best
     }
 
-    private func readHeader(_ handle: tjhandle, _ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
+    /// What the decoders need from the header: the size, and whether the pixels are CMYK.
+    private struct Header {
+        let size: PixelSize
+        /// CMYK or YCCK (Adobe's transform 2): TurboJPEG decodes these to CMYK only.
+        let isCMYK: Bool
+    }
+
+    private func readHeader(_ handle: tjhandle, _ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> Header {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let status = bytes.withUnsafeBufferPointer { source in
             tjDecompressHeader3(handle, source.baseAddress, UInt(source.count),
@@ -84,7 +101,7 @@ struct JPEGDecoder {
         if status != 0 { throw .corrupt(.jpeg, Self.errorMessage(handle)) }
         let size = PixelSize(width: Int(width), height: Int(height))
         try checkDimensions(size, format: .jpeg, limit: limit)
-        return size
+        return Header(size: size, isCMYK: colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue))
     }
 
     private func withHandle<T>(_ body: (tjhandle) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
