@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import PostFeed
 
 @main
 struct PostFeedCommand: AsyncParsableCommand {
@@ -26,4 +28,27 @@ struct PostFeedCommand: AsyncParsableCommand {
         ],
         defaultSubcommand: List.self
     )
+
+    /// ArgumentParser's `main`, with one change: an error's message is written without a
+    /// URL's credentials and without control characters, whatever error it is (one the
+    /// library threw may quote a server's error body, which must not drive the terminal).
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            // --help, --version and the like: printed on stdout as ArgumentParser does.
+            if code == .success { exit(withError: error) }
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                try? StandardStream.error.write(BackendDescription.removingUserInfo(message).terminalLines + "\n")
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

@@ -115,9 +115,15 @@ public struct BackendDescription: Sendable, Hashable {
     /// with a ``fixedIdentity``, a URL under ``baseURL`` is keyed by the identity and the
     /// rest of the URL, so the same backend on another host or port (the built-in one when
     /// its usual port is taken) finds what it cached. Otherwise `key` itself.
+    ///
+    /// A URL's user info (`user:password@`, sent as basic authentication) never enters a
+    /// key: keys are stored in cache entries on disk and in the shared tier. It is replaced
+    /// by `~` and 16 hex digits of its SHA-256, so two accounts on one backend, whose
+    /// answers may differ, still never share an entry.
     public func cacheKey(_ key: String) -> String {
+        let key = URLUserInfo.replaced(in: key) { "~" + KeyDigest.hex(String($0)).prefix(16) }
         guard let fixedIdentity else { return key }
-        let base = rootURLText
+        let base = URLUserInfo.removed(from: rootURLText)
         guard key.hasPrefix(base) else { return key }
         let rest = key.dropFirst(base.count)
         guard rest.isEmpty || rest.first == "/" || rest.first == "?" else { return key }

@@ -106,7 +106,7 @@ extension CachedHTTPLoader {
                 if !values.isEmpty { attributes[PageCacheStore.headerPrefix + name.lowercased()] = values.joined(separator: ", ") }
             }
             let metadata = CacheEntryMetadata(
-                key: request.key, url: http.url.absoluteString, etag: freshness.etag, lastModified: freshness.lastModified,
+                key: request.key, url: URLUserInfo.removed(from: http.url.absoluteString), etag: freshness.etag, lastModified: freshness.lastModified,
                 contentType: response.headers["Content-Type"] ?? accepted?.contentType, expiresAt: freshness.expiresAt,
                 storedAt: now, attributes: attributes)
             if request.storesBehind, cache.shared == nil {

@@ -1,5 +1,6 @@
 import Foundation
 import PostFeedCache
+import PostFeedHTTP
 import PostFeedImaging
 
 /// Rendered previews kept as derived disk-cache entries (`<root>/ThumbnailCache`), in the
@@ -61,7 +62,7 @@ public struct ThumbnailCache: Sendable {
     /// cooperative pool. A disk that refuses is not an error: the preview was drawn.
     func store(_ preview: ImagePreview, forKey key: String, image: ImageResponse, validator: String) async {
         let metadata = CacheEntryMetadata(
-            key: key, url: image.url.absoluteString, contentType: "text/plain; charset=utf-8", storedAt: Date(),
+            key: key, url: URLUserInfo.removed(from: image.url.absoluteString), contentType: "text/plain; charset=utf-8", storedAt: Date(),
             attributes: [
                 "original": image.cacheKey, "validator": validator, "render": Self.renderVersion,
                 "cells": "\(preview.cells.width)x\(preview.cells.height)", "protocol": preview.imageProtocol.rawValue,

@@ -21,7 +21,13 @@ enum CurlOutcomeMapper {
         if let reason = transfer.abortReason { return .failure(reason) }
 
         let curlCode = Int(code.rawValue)
-        let message = easy.errorMessage ?? String(cString: curl_easy_strerror(code))
+        var message = easy.errorMessage ?? String(cString: curl_easy_strerror(code))
+        // curl quotes a proxy URL it cannot read as it was given, credentials included
+        // ("Unsupported proxy syntax in 'http://me:pa ss@host:1'"): never keep them.
+        if let proxy = transfer.settings.proxy, !proxy.isEmpty, message.contains(proxy) {
+            message = message.replacingOccurrences(of: proxy, with: HTTPProxySettings.displayed(proxy))
+        }
+        message = URLUserInfo.removed(from: message)
         func error(_ kind: HTTPClientError.Code, timeout: HTTPClientError.Timeout? = nil, detail: String? = nil)
             -> Result<TransferOutcome, HTTPClientError>
         {

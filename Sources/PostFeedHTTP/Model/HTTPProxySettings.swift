@@ -102,7 +102,9 @@ public struct HTTPProxySettings: Sendable, Hashable {
     /// `http://` libcurl assumes when it names no scheme).
     public static func displayed(_ proxy: String) -> String {
         let withScheme = proxy.contains("://") ? proxy : "http://" + proxy
-        return URLUserInfo.removed(from: withScheme)
+        // A proxy URL is one host: whatever stands before its last '@' is credentials, even
+        // with characters a URL does not allow there.
+        return URLUserInfo.removed(fromTypedURL: withScheme)
     }
 
     /// One line for `--verbose`: which proxies, from where, and the exceptions.

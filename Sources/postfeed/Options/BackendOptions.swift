@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PostFeedHTTP
 import PostFeed
 import PostFeedCache
 
@@ -74,13 +75,21 @@ struct BackendOptions: ParsableArguments {
             throw ValidationError("--page-size \(pageSize) is out of range; use 1…100.")
         }
         if let baseURL {
+            // Shown without user info, also when the password holds characters a URL does not
+            // allow there (those are the usual reason such a URL fails to parse).
+            let shown = URLUserInfo.removed(fromTypedURL: baseURL)
+            let encodeHint = shown != baseURL
+                ? " (percent-encode characters like # / @ or a space in the user name or password)" : ""
             guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", url.host?.isEmpty == false
             else {
-                throw ValidationError("--base-url '\(BackendDescription.removingUserInfo(baseURL))' is not an http(s) URL; use e.g. http://127.0.0.1:6969.")
+                throw ValidationError("--base-url '\(shown)' is not an http(s) URL; use e.g. http://127.0.0.1:6969\(encodeHint).")
             }
             if url.fragment != nil {
-                throw ValidationError("--base-url '\(BackendDescription.removingUserInfo(baseURL))' has a fragment (#…), which never reaches a server; leave it out.")
+                throw ValidationError("--base-url '\(shown)' has a fragment (#…), which never reaches a server; leave it out\(encodeHint).")
+            }
+            if let port = url.port, !(1...65_535).contains(port) {
+                throw ValidationError("--base-url '\(shown)' has port \(port), out of range; use 1…65535.")
             }
         }
     }

@@ -4,5 +4,5 @@ import PostFeed
 struct CLIError: Error, CustomStringConvertible {
     let description: String
     /// Credentials in a URL of the message are removed: the message is printed.
-    init(_ message: String) { description = BackendDescription.removingUserInfo(message) }
+    init(_ message: String) { description = BackendDescription.removingUserInfo(message).terminalLines }
 }

@@ -61,7 +61,7 @@ enum PostRenderer {
     static func listEntry(_ line: PostLine, width: Int = Terminal.width) -> String {
         let post = line.post
         let number = String(line.position).leftPadded(to: 4)
-        var text = "\(number). \(post.title.truncated(to: max(20, width - 6)))"
+        var text = "\(number). \(post.title.terminalLine.truncated(to: max(20, width - 6)))"
         let meta = metaLine(post)
         if !meta.isEmpty { text += "\n      \(meta)" }
         if let image = line.image { text += "\n      \(imageLine(image))" }
@@ -69,14 +69,14 @@ enum PostRenderer {
     }
 
     static func detail(_ post: Post, image: ImageSummary?) -> String {
-        var lines = ["#\(post.id)  \(post.title)"]
+        var lines = ["#\(post.id)  \(post.title.terminalLine)"]
         let meta = metaLine(post)
         if !meta.isEmpty { lines.append(meta) }
         lines.append("")
-        lines.append(contentsOf: wrap(post.body, width: min(Terminal.width, 100)))
+        lines.append(contentsOf: wrap(post.body.terminalLines, width: min(Terminal.width, 100)))
         lines.append("")
         if let image {
-            lines.append("image: \(image.url)")
+            lines.append("image: \(image.url.terminalLine)")
             lines.append("       \(imageLine(image))")
         } else {
             lines.append("image: none")
@@ -86,7 +86,7 @@ enum PostRenderer {
 
     static func metaLine(_ post: Post) -> String {
         var parts: [String] = []
-        if let author = post.author { parts.append(author) }
+        if let author = post.author { parts.append(author.terminalLine) }
         if let date = post.createdAt { parts.append(date.formatted(.iso8601.year().month().day())) }
         if let popularity = post.popularity { parts.append(String(format: "popularity %.2f", popularity)) }
         parts.append("id \(post.id)")
@@ -94,7 +94,9 @@ enum PostRenderer {
     }
 
     static func imageLine(_ image: ImageSummary) -> String {
-        if let error = image.error { return "image unavailable: \(image.url.isEmpty ? "" : image.url + ": ")\(error)" }
+        if let error = image.error {
+            return "image unavailable: \(image.url.isEmpty ? "" : image.url.terminalLine + ": ")\(error.terminalLine)"
+        }
         if image.loading == true { return "image still loading; cached for the next run when it arrives" }
         var text = "image"
         if let width = image.width, let height = image.height, let format = image.format {

@@ -8,9 +8,10 @@ enum Terminal {
     static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-    /// Writes a line to stderr.
+    /// Writes a line to stderr, without credentials and without control characters (a
+    /// message may quote a server's error body).
     static func note(_ message: String) {
-        try? StandardStream.error.write(BackendDescription.removingUserInfo(message) + "\n")
+        try? StandardStream.error.write(BackendDescription.removingUserInfo(message).terminalLines + "\n")
     }
 
     /// A transient progress line on stderr, shown only on a terminal.
