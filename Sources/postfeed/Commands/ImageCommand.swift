@@ -38,8 +38,11 @@ struct ImageCommand: AsyncParsableCommand {
             guard let image = await client.image(for: post) else {
                 throw CLIError("post \(id) has no image")
             }
-            let file = try OriginalImageFile.write(image, postID: id, to: output)
-            print(OriginalImageFile.summary(file, image))
+            let (file, warning) = try OriginalImageFile.write(image, postID: id, to: output)
+            warning.map { Terminal.note("postfeed: \($0)") }
+            // Written to a device or a pipe (`--output /dev/stdout`): the bytes are the output.
+            let intoStream = [.device, .fifo, .socket].contains(FileKind.following(file.path))
+            if intoStream { Terminal.note("postfeed: \(OriginalImageFile.summary(file, image))") } else { print(OriginalImageFile.summary(file, image)) }
         }
     }
 }

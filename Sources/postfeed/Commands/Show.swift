@@ -74,22 +74,37 @@ struct Show: AsyncParsableCommand {
         }
     }
 
+    /// How long `--open` waits for the opener to say whether it succeeded.
+    static let openerWait: TimeInterval = 5
+
     /// `--open`: the original as a file, handed to `xdg-open` when it is installed.
     private static func open(_ image: PostImage, postID id: Int) throws {
-        let file = try OriginalImageFile.write(image, postID: id, to: nil)
+        let file = try OriginalImageFile.write(image, postID: id, to: nil).file
         guard let opener = ExecutableSearch.find("xdg-open") else {
             Terminal.note("postfeed: xdg-open is not installed, so nothing opened the image; it is at \(file.path)")
             return
         }
+        // Our output first, then the opener's: what it prints goes to stderr, never into
+        // stdout (which may be `--json`).
+        flushStandardOutput()
         let process = Process()
         process.executableURL = opener
         process.arguments = [file.path]
+        process.standardOutput = FileHandle.standardError
+        process.standardInput = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             throw CLIError("could not run \(opener.path) \(file.path): \(error.localizedDescription); the image is at \(file.path)")
         }
-        process.waitUntilExit()
+        // xdg-open hands the file over and returns; one that stays (a viewer run in the
+        // foreground) is left to run after a few seconds rather than holding the command.
+        let deadline = Date().addingTimeInterval(Self.openerWait)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        guard !process.isRunning else {
+            Terminal.note("postfeed: \(opener.path) is still running with \(file.path); left it running")
+            return
+        }
         guard process.terminationStatus == 0 else {
             throw CLIError("\(opener.path) \(file.path) failed (exit \(process.terminationStatus)); the image is at \(file.path)")
         }

@@ -31,6 +31,8 @@ enum NumberArgument {
     ///   - what: the argument's name in messages (`page`, `post id`).
     ///   - minimum: the smallest valid value; below it, `below(value)` is the message.
     static func parse(_ tokens: [String], what: String, minimum: Int, below: (Int) -> String) throws -> Int? {
+        // `--` ends the options; it is no argument of its own.
+        let tokens = tokens.filter { $0 != "--" }
         guard let token = tokens.first else { return nil }
         guard tokens.count == 1 else {
             throw ValidationError("give one \(what), not \(tokens.count) ('\(tokens.joined(separator: " "))').")
@@ -38,6 +40,10 @@ enum NumberArgument {
         guard let value = Int(token) else {
             if token.hasPrefix("-"), Int(token.dropFirst()) == nil {
                 throw ValidationError("Unknown option '\(token)'.")
+            }
+            let digits = token.hasPrefix("-") ? token.dropFirst() : Substring(token)
+            if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
+                throw ValidationError("\(what) \(token) is out of range; no \(what) is that \(token.hasPrefix("-") ? "small" : "large").")
             }
             throw ValidationError("'\(token)' is not a \(what); give a whole number.")
         }

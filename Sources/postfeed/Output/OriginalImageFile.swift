@@ -3,30 +3,172 @@ import PostFeed
 
 /// A post's original image bytes as an ordinary file (`image`, `show --open`).
 enum OriginalImageFile {
-    /// Writes the bytes of `image` (post `id`) to `output`, default `./<id>.<ext>`,
-    /// atomically, with the umask's mode; returns the file.
+    /// Writes the bytes of `image` (post `id`) to `output`, default `./<id>.<ext>`; returns
+    /// the file and a warning when `output`'s extension names another format.
+    ///
+    /// - `output` naming a folder (it exists, or ends in `/`): `<folder>/<id>.<ext>`.
+    /// - An ordinary file (or nothing) there: replaced atomically (a temporary file in the
+    ///   same folder, renamed), with the umask's mode.
+    /// - A symbolic link: the file it points to is written, the link stays.
+    /// - A device, FIFO or socket (`/dev/stdout`, a pipe): written through, never replaced.
     /// - Throws: ``CLIError`` naming the image URL when there is no image to write, or the
-    ///   file when it cannot be written.
-    static func write(_ image: PostImage, postID id: Int, to output: String?) throws -> URL {
+    ///   file and the reason (a missing folder, a file where a folder should be, no
+    ///   permission) when it cannot be written.
+    static func write(_ image: PostImage, postID id: Int, to output: String?) throws -> (file: URL, warning: String?) {
         guard let response = image.response else {
             let reason = image.error.map { "\($0)" } ?? "unknown error"
-            throw CLIError("the image of post \(id) (\(image.url.absoluteString)) could not be had: \(reason)")
+            throw CLIError("the image of post \(id) (\(image.url.absoluteString)) could not be loaded: \(reason)")
         }
         // The pipeline sniffed the bytes already: every image it delivers has a format.
         let format = response.info.format
-        let destination = URL(fileURLWithPath: output ?? "\(id).\(format.fileExtension)")
-        do {
-            try response.data.write(to: destination, options: .atomic)
-        } catch {
-            throw CLIError("could not write \(destination.path): \(error.localizedDescription)")
+        let defaultName = "\(id).\(format.fileExtension)"
+        var path = output ?? defaultName
+        if path.isEmpty { throw CLIError("--output is empty; give a file name, e.g. \(defaultName)") }
+        if path.hasSuffix("/") || FileKind.of(path) == .directory {
+            guard FileKind.of(path) == .directory else {
+                throw CLIError("cannot write \(path)\(defaultName): the folder \(path) does not exist; create it first")
+            }
+            path = (path.hasSuffix("/") ? path : path + "/") + defaultName
         }
-        return destination
+        if FileKind.of(path) == .symbolicLink {
+            // Through the link to what it names, so the link stays a link.
+            if let followed = FileKind.following(path), followed != .regular {
+                try writeThrough(response.data, to: path)
+            } else if let resolved = realpath(path, nil) {
+                path = String(cString: resolved)
+                free(resolved)
+            } else if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                // A link to nothing yet: the file it names is created.
+                path = target.hasPrefix("/")
+                    ? target : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(target).path
+            }
+        }
+        let destination = URL(fileURLWithPath: path)
+        switch FileKind.of(path) {
+        case .symbolicLink:
+            break  // written through above
+        case .device, .fifo, .socket:
+            try writeThrough(response.data, to: path)
+        case .directory:
+            throw CLIError("cannot write \(path): it is a folder")
+        default:
+            try checkFolder(of: destination)
+            try writeReplacing(response.data, at: destination)
+        }
+        var warning: String?
+        let written = destination.pathExtension.lowercased()
+        let known = ["jpg", "jpeg", "png", "webp", "gif"]
+        if known.contains(written), written != format.fileExtension, !(written == "jpeg" && format.fileExtension == "jpg") {
+            warning = "\(path) holds a \(format.rawValue.uppercased()) image, whatever its .\(written) extension says"
+        }
+        return (destination, warning)
     }
 
     /// `wrote <path> (PNG, 1234 bytes)`.
     static func summary(_ file: URL, _ image: PostImage) -> String {
         let what = image.response?.info.format.rawValue.uppercased() ?? "image"
         return "wrote \(file.path) (\(what), \(image.response?.data.count ?? 0) bytes)"
+    }
+
+    /// The folder `file` goes in must exist and be a folder.
+    private static func checkFolder(of file: URL) throws {
+        let folder = file.deletingLastPathComponent().path
+        switch FileKind.of(folder) {
+        case .directory: return
+        case nil: throw CLIError("cannot write \(file.path): the folder \(folder) does not exist; create it first")
+        default: throw CLIError("cannot write \(file.path): \(folder) is a file, not a folder")
+        }
+    }
+
+    /// A temporary file beside `destination`, then renamed over it: a reader never sees
+    /// half an image, and a failure leaves what was there.
+    private static func writeReplacing(_ data: Data, at destination: URL) throws {
+        let folder = destination.deletingLastPathComponent().path
+        let temporary = folder + "/.\(destination.lastPathComponent).postfeed-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw failure(destination.path, errno) }
+        var closed = false
+        defer {
+            if !closed { close(descriptor) }
+        }
+        do {
+            try writeAll(data, to: descriptor, path: destination.path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        closed = true
+        guard close(descriptor) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw failure(destination.path, code)
+        }
+        guard rename(temporary, destination.path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw failure(destination.path, code)
+        }
+    }
+
+    /// Writes into what is at `path` (a device, a FIFO), which is never replaced.
+    private static func writeThrough(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(path, errno) }
+        defer { close(descriptor) }
+        try writeAll(data, to: descriptor, path: path)
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            guard let base = bytes.baseAddress else { return }
+            var done = 0
+            while done < bytes.count {
+                let count = Glibc.write(descriptor, base + done, bytes.count - done)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { throw failure(path, count < 0 ? errno : ENOSPC) }
+                done += count
+            }
+        }
+    }
+
+    private static func failure(_ path: String, _ code: Int32) -> CLIError {
+        let hint = code == EACCES || code == EPERM || code == EROFS ? "; choose a writable place with --output" : ""
+        return CLIError("cannot write \(path): \(String(cString: strerror(code)))\(hint)")
+    }
+}
+
+/// What is at a path, without following a final symbolic link; `nil` when nothing is.
+enum FileKind: Equatable {
+    case regular, directory, symbolicLink, device, fifo, socket, other
+
+    static func of(_ path: String) -> FileKind? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK:
+            // A link to a folder counts as the folder (`--output ~/Pictures` may be a link).
+            return following(path) == .directory ? .directory : .symbolicLink
+        default: return kind(info.st_mode)
+        }
+    }
+
+    /// What a path names once every link is followed; `nil` when that is nothing.
+    static func following(_ path: String) -> FileKind? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return kind(info.st_mode)
+    }
+
+    private static func kind(_ mode: mode_t) -> FileKind {
+        switch mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symbolicLink
+        case S_IFCHR, S_IFBLK: return .device
+        case S_IFIFO: return .fifo
+        case S_IFSOCK: return .socket
+        default: return .other
+        }
     }
 }
 

@@ -1,0 +1,127 @@
+import Foundation
+import PostFeedServer
+import Testing
+
+/// `image --output` never destroys what is at the path: a link stays a link, a device or
+/// a FIFO is written through, a folder gets `<id>.<ext>` inside it, and every failure
+/// names the path and why.
+@Suite("postfeed image --output: what is at the path")
+struct ImageOutputTests {
+    static let original = PostfeedProcess.packageRoot.appendingPathComponent("Fixtures/images/img-060.png")
+
+    private func kind(_ path: URL) throws -> FileAttributeType? {
+        try FileManager.default.attributesOfItem(atPath: path.path)[.type] as? FileAttributeType
+    }
+
+    @Test("a symbolic link stays a link and the file it names gets the image")
+    func throughALink() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let target = sandbox.directory.appendingPathComponent("real.png")
+            try Data("old".utf8).write(to: target)
+            let link = sandbox.directory.appendingPathComponent("link.png")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.png")
+
+            let run = try await sandbox.run(["image", "42", "--output", "link.png"], against: server)
+
+            #expect(run.succeeded, "\(run)")
+            #expect(try kind(link) == .typeSymbolicLink)
+            #expect(try Data(contentsOf: target) == Data(contentsOf: Self.original))
+        }
+    }
+
+    @Test("a FIFO is written through, not replaced")
+    func throughAFIFO() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let fifo = sandbox.directory.appendingPathComponent("pipe")
+            #expect(mkfifo(fifo.path, 0o644) == 0)
+            // A reader on the FIFO, as a shell's `postfeed image 42 -o pipe & cat pipe` would be.
+            let reader = Task.detached { () -> Data in
+                let descriptor = open(fifo.path, O_RDONLY)
+                guard descriptor >= 0 else { return Data() }
+                defer { close(descriptor) }
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    guard count > 0 else { return data }
+                    data.append(contentsOf: buffer[0..<count])
+                }
+            }
+
+            let run = try await sandbox.run(["image", "42", "--output", "pipe"], against: server)
+
+            #expect(run.succeeded, "\(run)")
+            #expect(try kind(fifo) != .typeRegular)
+            let received = await reader.value
+            #expect(try received == Data(contentsOf: Self.original))
+            #expect(run.standardOutput.isEmpty, "the summary goes to stderr when the bytes are the output: \(run)")
+        }
+    }
+
+    @Test("a character device is written through, never replaced by a file")
+    func throughADevice() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let link = sandbox.directory.appendingPathComponent("null")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/dev/null")
+
+            let direct = try await sandbox.run(["image", "42", "--output", "/dev/null"], against: server)
+            let linked = try await sandbox.run(["image", "42", "--output", "null"], against: server)
+
+            #expect(direct.succeeded && linked.succeeded, "\(direct)\n\(linked)")
+            #expect(try kind(URL(fileURLWithPath: "/dev/null")) == .typeCharacterSpecial)
+            #expect(try kind(link) == .typeSymbolicLink)
+        }
+    }
+
+    @Test("a folder gets <id>.<ext> inside it; a folder that is not there is named, not created as a file")
+    func folders() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            try FileManager.default.createDirectory(at: sandbox.directory.appendingPathComponent("pics"), withIntermediateDirectories: true)
+            let into = try await sandbox.run(["image", "42", "--output", "pics"], against: server)
+            #expect(into.succeeded, "\(into)")
+            #expect(FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("pics/42.png").path))
+
+            let missing = try await sandbox.run(["image", "42", "--output", "nowhere/"], against: server)
+            #expect(missing.failed)
+            #expect(missing.errorMessage?.contains("the folder nowhere/ does not exist") == true, "\(missing)")
+            #expect(!FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("nowhere").path))
+
+            let deep = try await sandbox.run(["image", "42", "--output", "a/b/x.png"], against: server)
+            #expect(deep.errorMessage?.contains("does not exist; create it first") == true, "\(deep)")
+
+            try Data("x".utf8).write(to: sandbox.directory.appendingPathComponent("plain"))
+            let underFile = try await sandbox.run(["image", "42", "--output", "plain/x.png"], against: server)
+            #expect(underFile.errorMessage?.contains("plain is a file, not a folder") == true, "\(underFile)")
+            let errorLines = underFile.errorLines.filter { $0.hasPrefix("Error:") }
+            #expect(errorLines.count == 1, "\(underFile)")
+        }
+    }
+
+    @Test("an extension that names another format is written as asked, with a warning")
+    func wrongExtensionWarns() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let run = try await sandbox.run(["image", "42", "--output", "photo.jpg"], against: server)
+            #expect(run.succeeded, "\(run)")
+            #expect(run.standardError.contains("photo.jpg holds a PNG image"), "\(run)")
+        }
+    }
+
+    @Test("'--' before the id is no second id; a number too large is out of range, not 'not a number'")
+    func idArguments() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let dashes = try await PostfeedProcess.run(
+                ["image", "--base-url", server.baseURL.absoluteString, "--cache-dir", sandbox.cacheRoot.path, "--output", "d.png", "--", "42"],
+                in: sandbox.directory, standardInput: nil, outputFile: nil, environment: [:])
+            #expect(dashes.succeeded, "\(dashes)")
+            let huge = try await sandbox.run(["image", "99999999999999999999"], against: server)
+            #expect(huge.failed)
+            #expect(huge.errorMessage?.contains("is out of range") == true, "\(huge)")
+        }
+    }
+}
