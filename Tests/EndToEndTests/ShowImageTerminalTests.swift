@@ -30,6 +30,21 @@ struct ShowImageTerminalTests {
         return Array(screen[..<title])
     }
 
+    @Test("--images auto asks the terminal about sixel without eating what the user typed ahead")
+    func typeAheadSurvivesTheQuery() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            try writeScript(sandbox, server: server)
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 80, rows: 30)
+            // The line is typed while postfeed starts (and queries the terminal); the shell
+            // reads it once postfeed is done.
+            try pane.type("clear; sh show.sh show 42 --images auto; read typed; echo \"got[$typed]\" > got", enter: true)
+            try pane.type("typed ahead", enter: true)
+            let got = try await pane.waitForFile("got")
+            #expect(got == "got[typed ahead]\n", "\(got ?? "the shell never read a line")")
+        }
+    }
+
     @Test("symbols fill the cells above the text, at most half the window, and change with the image")
     func symbolsOnScreen() async throws {
         let sandbox = try Sandbox()

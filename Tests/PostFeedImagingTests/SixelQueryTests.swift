@@ -49,6 +49,54 @@ import Glibc
         #expect(try !ask(answering: nil).supported)
     }
 
+    @Test("keys typed around the answer go back to the terminal's input, in order")
+    func typedKeysAroundTheAnswerAreGivenBack() throws {
+        var controller: Int32 = -1, device: Int32 = -1
+        try #require(openpty(&controller, &device, nil, nil, nil) == 0)
+        defer { close(controller); close(device) }
+        let terminalSide = controller
+        let terminal = Thread {
+            var buffer = [UInt8](repeating: 0, count: 16)
+            _ = buffer.withUnsafeMutableBytes { read(terminalSide, $0.baseAddress, $0.count) }
+            // The user types "ab", the terminal answers, the user types "c".
+            _ = Array("ab\u{1B}[?62;4;22cc".utf8).withUnsafeBytes { write(terminalSide, $0.baseAddress, $0.count) }
+        }
+        terminal.start()
+        let supported = SixelQuery.terminalSupportsSixel(input: device, output: device, timeout: .milliseconds(500))
+        #expect(supported)
+        // The typed keys are readable again (raw, so nothing waits for a newline).
+        var raw = termios()
+        tcgetattr(device, &raw)
+        cfmakeraw(&raw)
+        tcsetattr(device, TCSANOW, &raw)
+        var buffer = [UInt8](repeating: 0, count: 16)
+        var pollDevice = pollfd(fd: device, events: Int16(POLLIN), revents: 0)
+        _ = poll(&pollDevice, 1, 1000)
+        let count = buffer.withUnsafeMutableBytes { read(device, $0.baseAddress, $0.count) }
+        #expect(String(decoding: buffer.prefix(max(0, count)), as: UTF8.self) == "abc")
+    }
+
+    @Test("with keys already waiting, the terminal is not asked (their bytes are not eaten)")
+    func keysWaitingSkipTheQuery() throws {
+        var controller: Int32 = -1, device: Int32 = -1
+        try #require(openpty(&controller, &device, nil, nil, nil) == 0)
+        defer { close(controller); close(device) }
+        _ = Array("q".utf8).withUnsafeBytes { write(controller, $0.baseAddress, $0.count) }
+        var pollDevice = pollfd(fd: device, events: Int16(POLLIN), revents: 0)
+        _ = poll(&pollDevice, 1, 1000)
+
+        #expect(!SixelQuery.terminalSupportsSixel(input: device, output: device, timeout: .milliseconds(100)))
+
+        // No query reached the terminal (only the key's echo did), and the key is still there.
+        var shown = [UInt8](repeating: 0, count: 64)
+        var asked = pollfd(fd: controller, events: Int16(POLLIN), revents: 0)
+        let echoed = poll(&asked, 1, 50) > 0 ? shown.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) } : 0
+        let written = String(decoding: shown.prefix(max(0, echoed)), as: UTF8.self)
+        #expect(!written.contains("\u{1B}[c"), "\(written.debugDescription)")
+        var byte: UInt8 = 0
+        #expect(read(device, &byte, 1) == 1 && byte == UInt8(ascii: "q"))
+    }
+
     @Test func notATerminal() {
         var pipeEnds: [Int32] = [0, 0]
         _ = pipe(&pipeEnds)

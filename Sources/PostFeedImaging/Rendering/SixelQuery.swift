@@ -11,6 +11,10 @@ public enum SixelQuery {
     /// `timeout` for the answer. False when there is no answer in time, the answer lacks
     /// attribute 4, or the descriptors are not a terminal. Echo and canonical mode are off
     /// while waiting and restored afterwards.
+    ///
+    /// What the user typed is never eaten: with keys already waiting on `input` the query is
+    /// not asked (false), and keys typed while waiting for the answer are given back to the
+    /// terminal's input queue (`TIOCSTI`, where the kernel allows it).
     public static func terminalSupportsSixel(
         input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, timeout: Duration = .milliseconds(150)
     ) -> Bool {
@@ -21,11 +25,35 @@ public enum SixelQuery {
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         guard tcsetattr(input, TCSANOW, &raw) == 0 else { return false }
         defer { _ = tcsetattr(input, TCSANOW, &saved) }
+        // Counted without canonical mode, so a line typed but not yet ended counts too.
+        guard pendingBytes(input) == 0 else { return false }
 
         let query: [UInt8] = [0x1B, 0x5B, 0x63]  // ESC [ c
         guard query.withUnsafeBytes({ write(output, $0.baseAddress, $0.count) }) == query.count else { return false }
         guard let answer = readAnswer(input, timeout: timeout) else { return false }
+        giveBack(typedAround(answer), to: input)
         return attributes(inAnswer: answer)?.contains(4) == true
+    }
+
+    /// Bytes waiting to be read on `input`.
+    private static func pendingBytes(_ input: Int32) -> Int32 {
+        var count: Int32 = 0
+        return ioctl(input, UInt(FIONREAD), &count) == 0 ? count : 0
+    }
+
+    /// What `bytes` holds besides the DA1 answer: keys typed while it was awaited.
+    static func typedAround(_ bytes: [UInt8]) -> [UInt8] {
+        guard let start = bytes.indices.first(where: { index in
+            index + 2 < bytes.count && bytes[index] == 0x1B && bytes[index + 1] == 0x5B && bytes[index + 2] == 0x3F
+        }), let end = bytes[start...].firstIndex(of: UInt8(ascii: "c")) else { return bytes }
+        return Array(bytes[..<start] + bytes[(end + 1)...])
+    }
+
+    /// Puts `bytes` back into the terminal's input queue, one by one, as if typed again.
+    private static func giveBack(_ bytes: [UInt8], to input: Int32) {
+        for var byte in bytes {
+            guard ioctl(input, UInt(TIOCSTI), &byte) == 0 else { return }
+        }
     }
 
     /// The numeric attributes of a DA1 answer `ESC [ ? a ; b ; … c` somewhere in `bytes`.
