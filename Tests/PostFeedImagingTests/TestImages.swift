@@ -50,8 +50,11 @@ enum TestImages {
         return Data(bytes: output, count: size)
     }
 
-    /// A one-frame GIF: each pixel's red channel, quantized to 8 grey-red levels, as index.
-    static func gif(_ image: RGBAImage, interlaced: Bool = false) -> Data {
+    /// A one-frame GIF: each pixel's red channel as index into a palette where entry i is
+    /// (i, 255 − i, 128). The frame is the logical screen, or drawn at `left`, `top` on a
+    /// `screen` of another size; `transparent` makes that index transparent.
+    static func gif(_ image: RGBAImage, interlaced: Bool = false, screen: PixelSize? = nil,
+                    left: Int = 0, top: Int = 0, transparent: UInt8? = nil) -> Data {
         final class Sink { var data = Data() }
         let sink = Sink()
         var error: Int32 = 0
@@ -64,8 +67,13 @@ enum TestImages {
         let map = GifMakeMapObject(256, &colors)
         defer { GifFreeMapObject(map) }
         EGifSetGifVersion(gif, true)
-        _ = EGifPutScreenDesc(gif, Int32(image.width), Int32(image.height), 8, 0, map)
-        _ = EGifPutImageDesc(gif, 0, 0, Int32(image.width), Int32(image.height), interlaced, nil)
+        let screen = screen ?? image.size
+        _ = EGifPutScreenDesc(gif, Int32(screen.width), Int32(screen.height), 8, 0, map)
+        if let transparent {
+            var control: [GifByteType] = [0x01, 0, 0, transparent]
+            _ = EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, &control)
+        }
+        _ = EGifPutImageDesc(gif, Int32(left), Int32(top), Int32(image.width), Int32(image.height), interlaced, nil)
         var line = [GifPixelType](repeating: 0, count: image.width)
         let rows: [Int] = interlaced
             ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: image.height, by: step)) }

@@ -3,7 +3,9 @@ internal import CGIF
 /// The first frame of a GIF through giflib, read record by record (never `DGifSlurp`,
 /// which would decode every frame). The logical screen and the frame's descriptor are both
 /// checked against the limit before any pixel buffer is allocated; the frame is drawn at
-/// its offset on a transparent canvas of the screen's size.
+/// its offset on a transparent canvas of the screen's size, or, for a preview, of the
+/// size that fits the box (``FrameCanvas``: the screen itself is never allocated, so a
+/// few bytes declaring a 10000×10000 screen cost a preview's memory, not 400 MB).
 struct GIFDecoder {
     let limit: Int
 
@@ -11,8 +13,9 @@ struct GIFDecoder {
         try withFile(bytes) { gif throws(ImageDecodingError) in try screenSize(gif) }
     }
 
-    func decode(_ bytes: [UInt8]) throws(ImageDecodingError) -> RGBAImage {
-        try withFile(bytes) { gif throws(ImageDecodingError) in try firstFrame(gif) }
+    /// The first frame on its screen at full size, or scaled down to fit in `box`.
+    func decode(_ bytes: [UInt8], fittingIn box: PixelSize? = nil) throws(ImageDecodingError) -> RGBAImage {
+        try withFile(bytes) { gif throws(ImageDecodingError) in try firstFrame(gif, fittingIn: box) }
     }
 
     private func screenSize(_ gif: UnsafeMutablePointer<GifFileType>) throws(ImageDecodingError) -> PixelSize {
@@ -21,7 +24,9 @@ struct GIFDecoder {
         return size
     }
 
-    private func firstFrame(_ gif: UnsafeMutablePointer<GifFileType>) throws(ImageDecodingError) -> RGBAImage {
+    private func firstFrame(
+        _ gif: UnsafeMutablePointer<GifFileType>, fittingIn box: PixelSize?
+    ) throws(ImageDecodingError) -> RGBAImage {
         let screen = try screenSize(gif)
         var transparentIndex: Int? = nil
         while true {
@@ -41,7 +46,8 @@ struct GIFDecoder {
                 }
             case IMAGE_DESC_RECORD_TYPE:
                 guard DGifGetImageDesc(gif) == GIF_OK else { throw Self.error(gif) }
-                return try readFrame(gif, screen: screen, transparentIndex: transparentIndex)
+                return try readFrame(gif, screen: screen, target: box.map { screen.fitting(in: $0) } ?? screen,
+                                     transparentIndex: transparentIndex)
             case TERMINATE_RECORD_TYPE:
                 throw .corrupt(.gif, "no image in the file")
             default:
@@ -51,7 +57,7 @@ struct GIFDecoder {
     }
 
     private func readFrame(
-        _ gif: UnsafeMutablePointer<GifFileType>, screen: PixelSize, transparentIndex: Int?
+        _ gif: UnsafeMutablePointer<GifFileType>, screen: PixelSize, target: PixelSize, transparentIndex: Int?
     ) throws(ImageDecodingError) -> RGBAImage {
         let descriptor = gif.pointee.Image
         let frame = PixelSize(width: Int(descriptor.Width), height: Int(descriptor.Height))
@@ -60,33 +66,59 @@ struct GIFDecoder {
             throw .corrupt(.gif, "no colour map")
         }
         let colorCount = Int(colorMap.pointee.ColorCount)
-        let left = Int(descriptor.Left), top = Int(descriptor.Top)
-
-        var canvas = [UInt8](repeating: 0, count: screen.width * screen.height * 4)
+        let canvas = FrameCanvas(canvas: screen, left: Int(descriptor.Left), top: Int(descriptor.Top),
+                                 frame: frame, target: target)
+        // The frame's columns on the screen: its first ones (it starts on the screen or
+        // wholly past its right edge).
+        let visible = 0..<canvas.visibleColumns.count
         var line = [GifPixelType](repeating: 0, count: frame.width)
-        // Interlaced frames arrive in four passes: rows 0, 4, 2, 1 mod 8, 8, 4, 2.
-        let rowOrder: [Int] = descriptor.Interlace
-            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: frame.height, by: step)) }
-            : Array(0..<frame.height)
-        for row in rowOrder {
+        func readLine() throws(ImageDecodingError) {
             let ok = line.withUnsafeMutableBufferPointer { buffer in
                 DGifGetLine(gif, buffer.baseAddress, Int32(frame.width))
             }
             guard ok == GIF_OK else { throw Self.error(gif) }
-            let y = top + row
-            guard y < screen.height else { continue }
-            for x in 0..<frame.width where left + x < screen.width {
-                let index = Int(line[x])
-                if index == transparentIndex || index >= colorCount { continue }
-                let color = colors[index]
-                let offset = (y * screen.width + left + x) * 4
-                canvas[offset] = color.Red
-                canvas[offset + 1] = color.Green
-                canvas[offset + 2] = color.Blue
-                canvas[offset + 3] = 255
+        }
+        /// Frame row `indices` (the visible columns of a row of palette indices) as RGBA.
+        func draw(_ indices: ArraySlice<GifPixelType>, into pixels: UnsafeMutableBufferPointer<UInt8>) {
+            var offset = 0
+            for index in indices {
+                let index = Int(index)
+                if index == transparentIndex || index >= colorCount {
+                    pixels[offset] = 0; pixels[offset + 1] = 0; pixels[offset + 2] = 0; pixels[offset + 3] = 0
+                } else {
+                    let color = colors[index]
+                    pixels[offset] = color.Red; pixels[offset + 1] = color.Green
+                    pixels[offset + 2] = color.Blue; pixels[offset + 3] = 255
+                }
+                offset += 4
             }
         }
-        return RGBAImage(width: screen.width, height: screen.height, pixels: canvas)
+        guard descriptor.Interlace else {
+            // Rows arrive top to bottom: each is drawn as it is read, none kept.
+            return try canvas.render { (_, pixels) throws(ImageDecodingError) in
+                try readLine()
+                draw(line[visible], into: pixels)
+            }
+        }
+        // Interlaced rows arrive in four passes (rows 0, 4, 2, 1 mod 8, 8, 4, 2): the visible
+        // columns of the rows on the screen are kept, as they are read, to draw in order.
+        let rows = canvas.visibleRows
+        var kept: [GifPixelType] = []
+        var slot = [Int](repeating: 0, count: rows)
+        var passRows = 0
+        for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
+            for row in stride(from: start, to: frame.height, by: step) {
+                try readLine()
+                guard row < rows else { continue }
+                slot[row] = passRows
+                passRows += 1
+                kept.append(contentsOf: line[visible])
+            }
+        }
+        return canvas.render { y, pixels in
+            let start = slot[y] * visible.count
+            draw(kept[start..<start + visible.count], into: pixels)
+        }
     }
 
     /// Opens the bytes with giflib reading from memory, runs `body`, closes.

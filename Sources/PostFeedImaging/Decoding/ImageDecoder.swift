@@ -27,7 +27,7 @@ public struct ImageDecoder: Sendable {
     /// upscaled). JPEG and WebP are decoded close to the target size by the library itself
     /// (DCT scaling, libwebp's scaler), then area-averaged to fit exactly (JPEG as opaque
     /// RGB); PNG is streamed row by row into the area average (no full-size pixels) when
-    /// it can be.
+    /// it can be; a GIF's first frame is drawn straight onto a canvas of the fitted size.
     public func decode(_ data: Data, fittingIn box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
         guard let format = ImageFormat(sniffing: data) else {
             throw .unrecognizedFormat(byteCount: data.count)
@@ -43,7 +43,10 @@ public struct ImageDecoder: Sendable {
             return try withBytes(of: data) { bytes throws(ImageDecodingError) in
                 try JPEGDecoder(limit: limit).decode(bytes, fittingIn: box)
             }
-        case .webp, .gif:
+        case .gif:
+            // The first frame drawn on a canvas of the preview's size, never the screen's.
+            return try GIFDecoder(limit: limit).decode(Array(data), fittingIn: box)
+        case .webp:
             break
         }
         let decoded = try decode(data, as: format, atLeast: box)

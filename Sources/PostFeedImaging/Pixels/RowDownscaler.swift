@@ -54,6 +54,32 @@ struct RowDownscaler {
         nextRow += 1
     }
 
+    /// Adds the next source row of RGBA (`channels` 4) whose pixels outside the source
+    /// columns `visible` are all transparent (0, 0, 0, 0): only the target columns that
+    /// cover part of `visible` are computed, the same result as ``add(row:)`` on the
+    /// whole row at a cost that follows `visible`, not the source width. A frame drawn on
+    /// a much larger canvas (a GIF's logical screen) is downscaled this way.
+    mutating func add(row: UnsafePointer<UInt8>, visible: Range<Int>) {
+        guard nextRow < source.height else { return }
+        var lower = 0
+        while lower < target.width, columns.first[lower] + columns.count[lower] <= visible.lowerBound { lower += 1 }
+        var upper = lower
+        while upper < target.width, columns.first[upper] < visible.upperBound { upper += 1 }
+        resampleWithAlpha(row, targetColumns: lower..<upper)
+        accumulate(sourceRow: nextRow)
+        nextRow += 1
+    }
+
+    /// Adds the next source row as wholly transparent, without reading a row: what
+    /// ``add(row:)`` would do with a row of zeros (4 channels), at the cost of the target
+    /// width.
+    mutating func addTransparentRow() {
+        guard nextRow < source.height else { return }
+        resampleWithAlpha(nil, targetColumns: 0..<0)
+        accumulate(sourceRow: nextRow)
+        nextRow += 1
+    }
+
     /// The downscaled image; rows never added are transparent black.
     func image() -> RGBAImage {
         RGBAImage(width: target.width, height: target.height, pixels: output)
@@ -88,14 +114,25 @@ struct RowDownscaler {
         }}}}}
     }
 
-    private mutating func resampleWithAlpha(_ row: UnsafePointer<UInt8>) {
+    /// Resamples `row` into `resampled` for the target columns `targetColumns` (all of
+    /// them by default); the other columns are set transparent, as they would be
+    /// computed from transparent pixels.
+    private mutating func resampleWithAlpha(_ row: UnsafePointer<UInt8>?, targetColumns: Range<Int>? = nil) {
+        let computed = targetColumns ?? 0..<target.width
+        if computed != 0..<target.width {
+            resampled.withUnsafeMutableBufferPointer { out in
+                for index in 0..<computed.lowerBound * 4 { out[index] = 0 }
+                for index in computed.upperBound * 4..<out.count { out[index] = 0 }
+            }
+        }
+        guard let row, !computed.isEmpty else { return }
         columns.first.withUnsafeBufferPointer { first in
         columns.count.withUnsafeBufferPointer { count in
         columns.offset.withUnsafeBufferPointer { offset in
         columns.weights.withUnsafeBufferPointer { weights in
         resampled.withUnsafeMutableBufferPointer { out in
             guard let out = out.baseAddress, let weights = weights.baseAddress else { return }
-            for x in 0..<first.count {
+            for x in computed {
                 var source = row + first[x] * 4
                 let w = weights + offset[x]
                 var r = 0, g = 0, b = 0, a = 0
