@@ -60,12 +60,18 @@ public struct Page: Sendable, Equatable {
     /// the page is no longer than asked, and always in cursor and link styles, whose pages
     /// are taken as long as the server makes them.
     public var sentPostCount: Int?
+    /// What could not be read of this page's items, one line each: a post skipped for
+    /// its `id` or `title`, or shown without a field of the wrong type
+    /// (`post #3 skipped: field "id" is "abc", expected a whole number`). Empty when
+    /// every item decoded whole.
+    public var decodingProblems: [String] = []
 
     /// Makes a page; the counts default to unknown, both cache flags to `false` (fresh
     /// from the network), and ``sentPostCount`` to `nil` (no longer than asked).
     public init(
         key: PageKey, posts: [Post], nextKey: PageKey?, totalCount: Int? = nil, number: Int? = nil,
-        totalPages: Int? = nil, isStale: Bool = false, isFromCache: Bool = false, sentPostCount: Int? = nil
+        totalPages: Int? = nil, isStale: Bool = false, isFromCache: Bool = false, sentPostCount: Int? = nil,
+        decodingProblems: [String] = []
     ) {
         self.key = key
         self.posts = posts
@@ -76,6 +82,7 @@ public struct Page: Sendable, Equatable {
         self.staleReason = isStale ? "the cached copy may be out of date" : nil
         self.isFromCache = isFromCache
         self.sentPostCount = sentPostCount
+        self.decodingProblems = decodingProblems
     }
 
     /// `true` when no page follows this one.

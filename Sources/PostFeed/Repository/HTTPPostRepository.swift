@@ -68,6 +68,8 @@ public final class HTTPPostRepository: PostRepository {
         /// (a prefetch of the page after a full last page, then the reader's `next`), except
         /// by a reload; a refresh (``invalidateCachedPages()``) forgets them.
         var pastTheEnd: [PageKey: RepositoryError] = [:]
+        /// Pages whose unreadable items were reported: once a run, not at every read.
+        var reportedProblems: Set<PageKey> = []
     }
 
     /// Attribute names kept with a cached entry.
@@ -246,10 +248,16 @@ public final class HTTPPostRepository: PostRepository {
     {
         let start = start ?? startIndex(of: key)
         let page = try decoder.decode(body: body, headers: headers, url: url, key: key, startIndex: start)
-        memory.withLock { memory in
+        let report = memory.withLock { memory in
             if let start, let next = page.nextKey, decoder.startIndex(of: next) == nil {
                 memory.startIndexByKey[next] = PlaceConverter.saturatingAdd(start, page.posts.count)
             }
+            return !page.decodingProblems.isEmpty && memory.reportedProblems.insert(key).inserted
+        }
+        if report {
+            let shown = page.decodingProblems.prefix(3).joined(separator: "; ")
+            let more = page.decodingProblems.count > 3 ? "; and \(page.decodingProblems.count - 3) more" : ""
+            logger.warning("\(key.phrase(number: page.number)) (\(URLUserInfo.removed(from: url.absoluteString))): \(shown)\(more)")
         }
         for post in page.posts { recentPosts.setObject(post, forKey: post.id) }
         return page

@@ -88,7 +88,10 @@ enum PostRenderer {
         var parts: [String] = []
         if let author = post.author { parts.append(author.terminalLine) }
         if let date = post.createdAt { parts.append(date.formatted(.iso8601.year().month().day())) }
-        if let popularity = post.popularity { parts.append(String(format: "popularity %.2f", popularity)) }
+        if let popularity = post.popularity {
+            // Two decimals, but never hundreds of digits for a server's 1e308.
+            parts.append(abs(popularity) < 1e9 ? String(format: "popularity %.2f", popularity) : String(format: "popularity %.3g", popularity))
+        }
         parts.append("id \(post.id)")
         return parts.joined(separator: " · ")
     }

@@ -90,26 +90,24 @@ struct PageDecoderTests {
 
     // MARK: Errors
 
-    @Test("a missing field names the post, the page, the URL and the field")
+    @Test("a page none of whose posts decodes fails, naming the post, the page, the URL and the field")
     func missingField() throws {
         let url = URL(string: "http://127.0.0.1:3000/posts?_page=2&_limit=10")!
-        let body = #"[{"id":11,"title":"a"},{"id":12,"title":"b"},{"id":13,"body":"no title"}]"#
+        let body = #"[{"id":11,"body":"no title"},{"id":12,"body":"nor here"}]"#
         let error = #expect(throws: RepositoryError.self) {
             try decoder("json-server").decode(body: Data(body.utf8), headers: [:], url: url, key: .number(2))
         }
         #expect(error?.code == .decoding)
         #expect(error?.url == url)
         #expect(error?.page == .number(2))
-        #expect(error?.message == #"post #3 in page 2 of http://127.0.0.1:3000/posts?_page=2&_limit=10: field "title" missing (tried "title", "name")"#)
+        #expect(error?.message == #"post #1 in page 2 of http://127.0.0.1:3000/posts?_page=2&_limit=10: field "title" missing (tried "title", "name")"#)
         #expect(error?.description == error?.message, "the description does not repeat the page and URL")
     }
 
-    @Test("mistyped fields and bodies", arguments: [
+    @Test("mistyped fields and bodies where no post decodes", arguments: [
         (#"[{"id":"abc","title":"a"}]"#, #"post #1 in page 1 of http://h/p: field "id" is "abc", expected a whole number"#),
         (#"[{"id":1,"title":5}]"#, #"post #1 in page 1 of http://h/p: field "title" is a number, expected a string"#),
-        (#"[{"id":1,"title":"a","createdAt":"yesterday"}]"#, #"post #1 in page 1 of http://h/p: field "createdAt" is "yesterday", expected an ISO-8601 date"#),
-        (#"[{"id":1,"title":"a","popularity":{"likes":1}}]"#, #"post #1 in page 1 of http://h/p: field "popularity" is an object, expected a number"#),
-        (#"[{"id":1,"title":"a"}, 7]"#, #"post #2 in page 1 of http://h/p: expected an object, got a number"#),
+        (#"[7, {"id":"x","title":"a"}]"#, #"post #1 in page 1 of http://h/p: expected an object, got a number"#),
         (#"{"posts":[]}"#, #"page 1 of http://h/p: the body is an object, expected an array of posts; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
         ("<html>", #"page 1 of http://h/p: the body is not JSON; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
         ("", #"page 1 of http://h/p: the body is empty, expected JSON; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
@@ -120,6 +118,33 @@ struct PageDecoderTests {
         }
         #expect(error?.code == .decoding)
         #expect(error?.message == message)
+    }
+
+    @Test("one malformed post costs that post, a mistyped optional field only that field; both are noted")
+    func oneBadPostKeepsThePage() throws {
+        let body = #"""
+            [{"id":1,"title":"fine","createdAt":"2025-05-30T10:00:00Z"},
+             {"id":"abc-uuid","title":"string id"},
+             {"id":3,"title":null},
+             {"id":4,"title":"bad date","createdAt":"9999-99-99","popularity":"high","author":[1,2]},
+             7,
+             {"id":6,"title":"huge popularity","popularity":1e308}]
+            """#
+        let page = try decoder("json-server").decode(
+            body: Data(body.utf8), headers: [:], url: URL(string: "http://h/p")!, key: .number(1))
+        #expect(page.posts.map(\.id) == [1, 4, 6])
+        #expect(page.posts[1].title == "bad date")
+        #expect(page.posts[1].createdAt == nil && page.posts[1].popularity == nil && page.posts[1].author == nil)
+        #expect(page.posts[2].popularity == 1e308)
+        #expect(page.decodingProblems == [
+            #"post #2 skipped: field "id" is "abc-uuid", expected a whole number"#,
+            #"post #3 skipped: field "title" missing (tried "title", "name")"#,
+            #"post #4 shown without it: field "author" is an array, expected a string, a user id or an object with a name"#,
+            #"post #4 shown without it: field "createdAt" is "9999-99-99", expected an ISO-8601 date"#,
+            #"post #4 shown without it: field "popularity" is "high", expected a finite number"#,
+            "post #5 skipped: expected an object, got a number",
+        ])
+        #expect(page.nextKey != nil || page.posts.count < 10, "the page still walks on as its length says")
     }
 
     @Test("items key missing or mistyped names the key; offset pages say their number")

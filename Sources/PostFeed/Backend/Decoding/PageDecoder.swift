@@ -69,14 +69,22 @@ struct PageDecoder: Sendable {
         let kept = keptCount(of: items.count, key: key)
         var decoded: [Post] = []
         decoded.reserveCapacity(kept)
+        // One malformed post costs that post (or that field), not the page and every page
+        // after it; a page none of whose posts decodes has a wrong mapping, and fails.
+        var problems: [String] = []
+        var firstFailure: RepositoryError?
         for (index, item) in items.prefix(kept).enumerated() {
+            var notes: [String] = []
             do {
-                decoded.append(try posts.decode(item))
+                decoded.append(try posts.decode(item, notes: &notes))
+                problems += notes.map { "post #\(index + 1) shown without it: \($0)" }
             } catch {
-                throw RepositoryError(
-                    .decoding, url: url, page: key, message: "post #\(index + 1) in \(location): \(error.message)")
+                let message = "post #\(index + 1) in \(location): \(error.message)"
+                firstFailure = firstFailure ?? RepositoryError(.decoding, url: url, page: key, message: message)
+                problems.append("post #\(index + 1) skipped: \(error.message)")
             }
         }
+        if decoded.isEmpty, let firstFailure { throw firstFailure }
 
         let total = totalCount(json: json, headers: headers)
         // Past a known total is past the end, also when the server answers with posts
@@ -100,7 +108,7 @@ struct PageDecoder: Sendable {
             nextKey: ended ? nil : nextKey(after: key, json: json, links: links, count: decoded.count),
             totalCount: total, number: number,
             totalPages: total.map { $0 == 0 ? 0 : PlaceConverter.page(forPosition: $0, pageSize: pageSize) },
-            sentPostCount: kept < items.count ? items.count : nil)
+            sentPostCount: kept < items.count ? items.count : nil, decodingProblems: problems)
     }
 
     /// How many of a page's `count` items are kept: all of them in cursor and link styles,

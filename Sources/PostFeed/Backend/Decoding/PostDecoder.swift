@@ -2,10 +2,13 @@ import Foundation
 
 /// Turns one item of a page body into a ``Post`` with a ``FieldMapping``.
 ///
-/// For each part the first candidate field present and not null is used; a candidate
-/// that is present with the wrong type is an error, not skipped, because it means the
-/// mapping is wrong. Only `id` and `title` are required; a post without a body has an
-/// empty one, and image, author, date and popularity are simply left out.
+/// For each part the first candidate field present and not null is used. Only `id` and
+/// `title` are required: a post whose `id` or `title` is missing or of the wrong type is
+/// an error (``PageDecoder`` skips that one post with a warning, and fails the page only
+/// when no post of it decodes: then the mapping is wrong). A post without a body has an
+/// empty one; image, author, date and popularity that are missing are left out, and so
+/// are those of the wrong type (`"createdAt": "9999-99-99"`, `"popularity": "high"`),
+/// each noted in `notes` so the reader is told once.
 ///
 /// Relative image URLs are resolved against the base URL, so ``Post/imageURL`` is always
 /// absolute after decoding.
@@ -29,16 +32,31 @@ struct PostDecoder: Sendable {
     }
 
     func decode(_ item: JSONValue) throws(FieldProblem) -> Post {
+        var notes: [String] = []
+        return try decode(item, notes: &notes)
+    }
+
+    /// Decodes `item`; each optional field left out for its type is added to `notes`
+    /// (`field "createdAt" is "9999-99-99", expected an ISO-8601 date`).
+    func decode(_ item: JSONValue, notes: inout [String]) throws(FieldProblem) -> Post {
         guard case .object = item else {
             throw FieldProblem(message: "expected an object, got \(item.typeDescription)")
         }
         let id = try required(fields.id, in: item, expected: "a whole number") { $0.integerValue }
         let title = try required(fields.title, in: item, expected: "a string", Self.text)
-        let body = try optional(fields.body, in: item, expected: "a string", Self.text) ?? ""
-        let author = try optional(fields.author, in: item, expected: "a string, a user id or an object with a name", Self.author)
-        let image = try optional(fields.image, in: item, expected: "a URL string", Self.text)
-        let createdAt = try optional(fields.createdAt, in: item, expected: "an ISO-8601 date", Self.date)
-        let popularity = try optional(fields.popularity, in: item, expected: "a number") { $0.doubleValue }
+        func optionalPart<T>(_ names: [String], expected: String, _ convert: (JSONValue) -> T?) -> T? {
+            do {
+                return try optional(names, in: item, expected: expected, convert)
+            } catch {
+                notes.append(error.message)
+                return nil
+            }
+        }
+        let body = optionalPart(fields.body, expected: "a string", Self.text) ?? ""
+        let author = optionalPart(fields.author, expected: "a string, a user id or an object with a name", Self.author)
+        let image = optionalPart(fields.image, expected: "a URL string", Self.text)
+        let createdAt = optionalPart(fields.createdAt, expected: "an ISO-8601 date", Self.date)
+        let popularity = optionalPart(fields.popularity, expected: "a finite number") { $0.doubleValue.flatMap { $0.isFinite ? $0 : nil } }
         return Post(
             id: id, title: title, body: body, author: author?.isEmpty == false ? author : nil,
             imageURL: image.flatMap(resolveImageURL), createdAt: createdAt, popularity: popularity)
