@@ -47,14 +47,15 @@ struct BrowseOrderTests {
     func unseenOnly() async throws {
         let sandbox = try Sandbox()
         try await withFixtureServer { server in
-            // Given: an earlier run loaded (and saw) posts 1–20
-            let first = try await sandbox.run(["browse"], against: server, standardInput: Data("q".utf8))
+            // Given: an earlier run showed posts 1–20 (three screens down; only posts shown
+            // count as seen, not the ones loaded), leaving post #16 on top
+            let first = try await sandbox.run(["browse"], against: server, standardInput: Data("   q".utf8))
             try #require(first.succeeded, "\(first)")
 
             // When: u, then one screen down
             let run = try await sandbox.run(["browse"], against: server, standardInput: Data("u q".utf8))
 
-            // Then: posts 1–5 (on screen in this run) stay, 6–20 are hidden, 21… follow
+            // Then: posts 16–20 (on screen in this run) stay, 1–15 are hidden, 21… follow
             #expect(run.succeeded, "\(run)")
             let headers = frameHeaders(run)
             let showsUnseenOnly = headers.contains { $0.contains("unseen only · 1–5 of ") }
