@@ -163,12 +163,15 @@ public struct ListState: Sendable, Equatable {
             if currentPage != nil || currentPageKey != nil {
                 return "infinite state has a currentPage (paged only)"
             }
+            // Posts are numbered by their place in the list: a post listed twice numbers
+            // every post after it wrongly.
+            if let problem = Self.duplicateProblem(loadedPostIDs) { return problem }
             if let anchor, anchor.index >= anchorLimit {
                 return "anchor index \(anchor.index) is outside the list (\(loadedPostIDs.count) loaded posts"
                     + "\(totalCount.map { ", \($0) in all" } ?? ""))"
             }
         }
-        return nil
+        return pageKeysProblem
     }
 
     /// Infinite: the anchor's index must be below this. Within the loaded pages; past
@@ -186,6 +189,48 @@ public struct ListState: Sendable, Equatable {
     var coveredLength: Int {
         let (pages, overflow) = loadedPageKeys.count.multipliedReportingOverflow(by: pageSize)
         return max(loadedPostIDs.count, overflow ? Int.max : pages)
+    }
+
+    /// Page numbers and offsets follow from the pages before them (numbers count up from
+    /// 1, offsets grow from 0 by at most a page each): a key the loaded pages do not lead
+    /// to was not saved by PostFeed. Checked when every key is a number, or every key an
+    /// offset, as a backend of that style saves them; cursors and links cannot be checked.
+    private var pageKeysProblem: String? {
+        var named = loadedPageKeys.enumerated().map { ("loadedPageKeys[\($0.offset)]", $0.element) }
+        if let nextPageKey { named.append(("nextPageKey", nextPageKey)) }
+        let numbers = named.compactMap { if case .number(let number) = $0.1 { number } else { nil } }
+        let offsets = named.compactMap { if case .offset(let offset) = $0.1 { offset } else { nil } }
+        if numbers.count == named.count {
+            for (page, number) in numbers.enumerated() where number != page + 1 {
+                let before = "\(page) page\(page == 1 ? "" : "s")"
+                return "\(named[page].0) is page \(number), but the \(before) before it make it page \(page + 1)"
+            }
+            if mode == .paged, case .number(let number)? = currentPageKey, let currentPage, number != currentPage {
+                return "currentPageKey is page \(number), not currentPage \(currentPage)"
+            }
+        } else if offsets.count == named.count {
+            for (page, offset) in offsets.enumerated() {
+                let (limit, overflow) = page.multipliedReportingOverflow(by: pageSize)
+                let previous = page > 0 ? offsets[page - 1] : 0
+                guard page == 0 ? offset != 0 : (overflow || offset > limit || offset <= previous) else { continue }
+                let reach = page == 0
+                    ? "the first page is at offset 0"
+                    : "past offset \(previous), at most \(overflow ? Int.max : limit) after \(page) page\(page == 1 ? "" : "s") of \(pageSize)"
+                return "\(named[page].0) is offset \(offset), which the pages before it cannot lead to (\(reach))"
+            }
+        }
+        return nil
+    }
+
+    /// The first post `ids` lists twice, named with both places.
+    private static func duplicateProblem(_ ids: [Int]) -> String? {
+        var seen = Set<Int>()
+        seen.reserveCapacity(ids.count)
+        for (index, id) in ids.enumerated() where !seen.insert(id).inserted {
+            let first = ids.firstIndex(of: id) ?? index
+            return "loadedPostIDs lists post \(id) twice (at indexes \(first) and \(index))"
+        }
+        return nil
     }
 
     private static func pageCountsProblem(_ counts: [Int], keys: Int, ids: Int) -> String? {

@@ -24,14 +24,14 @@ enum StateFileCheck {
             return matching(state, mode: mode, backendIdentity: backendIdentity)
         }
         // Tell damaged bytes apart from JSON of the wrong shape, for the message.
-        guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return .failure(Problem(kind: .corrupt, description: "is not JSON (damaged or cut short)"))
         }
         let header: Header
         do {
             header = try JSONDecoder().decode(Header.self, from: data)
         } catch {
-            return .failure(Problem(kind: .corrupt, description: "is not list state (\(describe(error)))"))
+            return .failure(Problem(kind: .corrupt, description: "is not list state (\(describe(error, in: object)))"))
         }
         guard let version = header.version else {
             return .failure(Problem(kind: .corrupt, description: "is not list state (it has no version)"))
@@ -41,7 +41,7 @@ enum StateFileCheck {
         do {
             state = try ListState(jsonData: data)
         } catch {
-            return .failure(Problem(kind: .corrupt, description: "is not valid list state (\(describe(error)))"))
+            return .failure(Problem(kind: .corrupt, description: "is not valid list state (\(describe(error, in: object)))"))
         }
         return matching(state, mode: mode, backendIdentity: backendIdentity)
     }
@@ -85,6 +85,66 @@ enum StateFileCheck {
             text = "\(error)"
         }
         return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// ``describe(_:)``, except that a number a whole-number field cannot hold (`2.5`,
+    /// `2^70`) is named with its field: JSONDecoder says only that the data "was not valid
+    /// JSON", without a path.
+    static func describe(_ error: any Error, in object: Any) -> String {
+        wholeNumberProblem(in: object) ?? describe(error)
+    }
+
+    /// The fields of list state that hold whole numbers (`Int`), as paths from the top;
+    /// `[]` stands for every element of an array, `?` for the number or offset of a page key.
+    private static let wholeNumberFields: [[String]] = [
+        ["version"], ["generation"], ["pageSize"], ["totalCount"], ["currentPage"],
+        ["anchor", "index"], ["anchor", "postID"], ["loadedPostIDs", "[]"], ["loadedPageCounts", "[]"],
+        ["seenPostIDs", "[]"], ["seenPostIDs", "[]", "[]"],
+        ["loadedPageKeys", "[]", "?"], ["nextPageKey", "?"], ["currentPageKey", "?"],
+    ]
+
+    /// The first whole-number field of `object` holding a number no `Int` can: a fraction,
+    /// or out of range. `nil` when there is none (other mistakes are the decoder's to name).
+    static func wholeNumberProblem(in object: Any) -> String? {
+        for path in wholeNumberFields {
+            if let problem = wholeNumberProblem(in: object, path: path[...], name: "") { return problem }
+        }
+        return nil
+    }
+
+    private static func wholeNumberProblem(in value: Any, path: ArraySlice<String>, name: String) -> String? {
+        guard let step = path.first else {
+            guard let number = value as? NSNumber, !(value is Bool) else { return nil }
+            // The text as parsed: exact for integers of any size (a double would round
+            // Int.max up past the range).
+            let text = number.stringValue
+            if Int(text) != nil { return nil }
+            let double = number.doubleValue
+            if !double.isFinite || double.rounded() != double { return "\(name): \(text) is not a whole number" }
+            // A whole number written as a double (`1e3`) is read as one when it fits.
+            if let whole = Int(exactly: double), whole.magnitude < 1 << 53 { return nil }
+            return "\(name): \(text) is out of range (\(Int.min)…\(Int.max))"
+        }
+        let rest = path.dropFirst()
+        switch step {
+        case "[]":
+            guard let array = value as? [Any] else { return nil }
+            for (index, element) in array.enumerated() {
+                if let problem = wholeNumberProblem(in: element, path: rest, name: "\(name)[\(index)]") { return problem }
+            }
+            return nil
+        case "?":
+            guard let key = value as? [String: Any] else { return nil }
+            for style in ["number", "offset"] {
+                if let element = key[style], let problem = wholeNumberProblem(in: element, path: rest, name: "\(name).\(style)") {
+                    return problem
+                }
+            }
+            return nil
+        default:
+            guard let object = value as? [String: Any], let element = object[step] else { return nil }
+            return wholeNumberProblem(in: element, path: rest, name: name.isEmpty ? step : "\(name).\(step)")
+        }
     }
 
     private static func field(_ path: [any CodingKey], suffix: String) -> String {
