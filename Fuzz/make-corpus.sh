@@ -75,6 +75,18 @@ open(os.path.join(root, "image-png", "bomb-50000.png"), "wb").write(png)
 gif = b"GIF89a" + struct.pack("<HHBBB", 50000, 50000, 0x80, 0, 0) + b"\0\0\0\xff\xff\xff" \
     + b",\0\0\0\0" + struct.pack("<HH", 1, 1) + b"\0\x02\x02\x44\x01\0;"
 open(os.path.join(root, "image-gif", "bomb-screen-50000.gif"), "wb").write(gif)
+# An animated WebP whose first frame (lossy.webp's VP8 chunk) sits at 16,8 on a 100×70
+# canvas, the second covering its top left: ImageMagick writes only whole-canvas frames.
+def riff(kind, body):
+    return kind + struct.pack("<I", len(body)) + body + (b"\0" if len(body) % 2 else b"")
+def le24(value):
+    return struct.pack("<I", value)[:3]
+vp8 = open(os.path.join(root, "image-webp", "lossy.webp"), "rb").read()[12:]
+def frame(left, top):
+    return riff(b"ANMF", le24(left // 2) + le24(top // 2) + le24(63) + le24(47) + le24(100) + b"\x02" + vp8)
+body = b"WEBP" + riff(b"VP8X", b"\x02\0\0\0" + le24(99) + le24(69)) + riff(b"ANIM", b"\0" * 6) \
+    + frame(16, 8) + frame(0, 0)
+open(os.path.join(root, "image-webp", "animated-offset-frame.webp"), "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
 EOF
     for format in jpeg png webp gif; do
         out=$CORPUS/image-$format

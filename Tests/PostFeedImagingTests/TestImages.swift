@@ -174,3 +174,26 @@ extension TestImages {
         return Data(data)
     }
 }
+
+extension TestImages {
+    /// An animated WebP built by hand around `frames` (each a still WebP from ``webp(_:)``,
+    /// without alpha, at an even offset): VP8X with the animation flag, ANIM, then one
+    /// ANMF per frame holding the still's VP8 chunk.
+    static func animatedWebP(canvas: PixelSize, frames: [(webp: Data, size: PixelSize, left: Int, top: Int)]) -> Data {
+        func le24(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)] }
+        func le32(_ value: Int) -> [UInt8] { le24(value) + [UInt8(value >> 24 & 0xFF)] }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            Array(type.utf8) + le32(body.count) + body + (body.count % 2 == 1 ? [0] : [])
+        }
+        var body = Array("WEBP".utf8)
+        body += chunk("VP8X", [0x02, 0, 0, 0] + le24(canvas.width - 1) + le24(canvas.height - 1))
+        body += chunk("ANIM", [0, 0, 0, 0, 0, 0])
+        for frame in frames {
+            let still = [UInt8](frame.webp.dropFirst(12))  // RIFF, size, WEBP: the VP8 chunk follows
+            let header = le24(frame.left / 2) + le24(frame.top / 2) + le24(frame.size.width - 1)
+                + le24(frame.size.height - 1) + le24(100) + [0x02]  // no blending, no disposal
+            body += chunk("ANMF", header + still)
+        }
+        return Data(Array("RIFF".utf8) + le32(body.count) + body)
+    }
+}
