@@ -210,9 +210,17 @@ struct SharedCacheTests {
         let address = try RedisAddress(parsing: "redis://10.0.0.5:6380/3")
         #expect(address == RedisAddress(host: "10.0.0.5", port: 6380, database: 3))
         #expect(try RedisAddress(parsing: "redis://cache").port == 6379)
-        for bad in ["http://x:1", "redis://", "redis://h:0", "redis://h:1/x", "redis://u:p@h:1"] {
+        for bad in ["http://x:1", "redis://", "redis://h:0", "redis://h:1/x", "redis://h:1/-1", "redis://h:1/1?x=y"] {
             let error = #expect(throws: RedisCacheError.self) { try RedisAddress(parsing: bad) }
             #expect(error?.description.contains(bad) == true)
         }
+        // A password is refused and never printed.
+        let withPassword = #expect(throws: RedisCacheError.self) { try RedisAddress(parsing: "redis://u:s3cr3t@h:1") }
+        #expect(withPassword?.description.contains("redis://h:1") == true)
+        #expect(withPassword?.description.contains("s3cr3t") == false)
+        // An IPv6 literal: bare for the resolver, bracketed when shown.
+        let ipv6 = try RedisAddress(parsing: "redis://[::1]:16391/2")
+        #expect(ipv6 == RedisAddress(host: "::1", port: 16391, database: 2))
+        #expect(ipv6.description == "redis://[::1]:16391/2")
     }
 }
