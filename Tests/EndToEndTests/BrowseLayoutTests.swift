@@ -156,3 +156,21 @@ struct BrowseLayoutTests {
         #expect(BrowseLayout.entryRows(entries, rows: 4).isEmpty)
     }
 }
+
+@Suite("browse layout: text from a server never drives the terminal")
+struct BrowseLayoutCleaningTests {
+    @Test("controls in a frame's lines are dropped before widths are counted; the highlight's own escapes stay")
+    func framesAreCleaned() {
+        let frame = BrowseFrame(
+            header: "PostFeed", entries: [["   1. a\u{1B}]2;PWNED\u{07}b\tc\u{1B}[31md"]], highlighted: nil,
+            hints: "q quit", status: "server said \u{1B}[2Jno\nthanks", prompt: nil)
+        let lines = BrowseLayout.lines(frame, rows: 6, columns: 12)
+        #expect(lines[2] == DisplayWidth.cut("   1. a]2;PWNEDb c[31md", toColumns: 12))
+        #expect(lines[5].hasPrefix("server "))
+        let escapes = lines.contains { $0.contains("\u{1B}") }
+        #expect(!escapes, "\(lines)")
+        let piped = BrowseLayout.pipedLines(frame)
+        let pipedEscapes = piped.contains { $0.contains("\u{1B}") || $0.contains("\t") || $0.contains("\n") }
+        #expect(!pipedEscapes, "\(piped)")
+    }
+}

@@ -17,6 +17,22 @@ struct BrowseFrame: Equatable {
     var colour: Bool = false
 }
 
+extension BrowseFrame {
+    /// Every line on one line, without a control character: the one place text from outside
+    /// (titles, authors, a server's error in a message) is made safe before widths are
+    /// counted and the layout adds its own escapes (reverse video, colour).
+    var cleaned: BrowseFrame {
+        var frame = self
+        frame.header = header.terminalLine
+        frame.entries = entries.map { $0.map(\.terminalLine) }
+        frame.hints = hints.terminalLine
+        frame.status = status.terminalLine
+        frame.prompt = prompt?.terminalLine
+        frame.activity = activity?.terminalLine
+        return frame
+    }
+}
+
 /// Drawing as a pure function from (frame, size) to lines, so layout is testable without a
 /// terminal.
 enum BrowseLayout {
@@ -41,6 +57,7 @@ enum BrowseLayout {
     /// only when the frame is smaller than a 5-row screen), none wider than `columns`, the
     /// header first and the status line last whatever their length.
     static func lines(_ frame: BrowseFrame, rows: Int, columns: Int) -> [String] {
+        let frame = frame.cleaned
         let rows = max(1, rows)
         let columns = max(1, columns)
         let rule = String(repeating: "─", count: columns)
@@ -110,7 +127,7 @@ enum BrowseLayout {
 
     /// `text` with its line breaks as spaces.
     static func oneLine(_ text: String) -> String {
-        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
+        text.terminalLine
     }
 
     private static func paint(_ text: String, _ colour: String, _ enabled: Bool) -> String {
@@ -120,6 +137,7 @@ enum BrowseLayout {
     /// The frame piped (keys from a pipe, output to a file): every line whole, no escapes,
     /// the rules 80 wide, the status and the prompt each on a line of their own.
     static func pipedLines(_ frame: BrowseFrame) -> [String] {
+        let frame = frame.cleaned
         let rule = String(repeating: "─", count: 80)
         let header = frame.activity.map { frame.header + " · " + $0 } ?? frame.header
         var lines = [header, rule] + frame.entries.flatMap { $0 } + [rule, frame.hints]
@@ -133,10 +151,11 @@ enum BrowseLayout {
     static func overlayLines(_ text: [String], closing: String, rows: Int, columns: Int, wrap: Bool = false) -> [String] {
         let columns = max(1, columns)
         let room = max(0, rows - 1)
+        let text = text.map(\.terminalLine)
         let source = wrap ? text.flatMap { Self.wrap($0, toColumns: columns) } : text
         var lines = Array(source.prefix(room))
         lines += Array(repeating: "", count: room - lines.count)
-        return (lines + [closing]).map { DisplayWidth.cut($0, toColumns: columns) }
+        return (lines + [closing.terminalLine]).map { DisplayWidth.cut($0, toColumns: columns) }
     }
 
     /// `text` broken into lines of at most `columns` terminal columns, at spaces when it can.

@@ -195,7 +195,7 @@ extension BrowseScreen {
     }
 
     private static func detailLines(_ post: Post, image: ImageSummary?) -> [String] {
-        PostRenderer.detail(post, image: image).components(separatedBy: "\n")
+        PostRenderer.detail(post.forTerminal, image: image).components(separatedBy: "\n").map(\.terminalLine)
     }
 
     /// Moves to a post matching the search among the loaded ones (those the view shows in

@@ -29,7 +29,7 @@ extension BrowseScreen {
                 return { screen in screen.showDetailPreview(preview, postID: post.id, onTerminal: onTerminal) }
             } catch {
                 guard !error.isCancelled else { return { _ in } }
-                return { screen in screen.setAbove(["(image not drawn: \(error))"], postID: post.id) }
+                return { screen in screen.setAbove(["(image not drawn: \(error))".terminalLine], postID: post.id) }
             }
         }
     }
