@@ -87,8 +87,10 @@ struct Browse: AsyncParsableCommand {
             // Signals first, so none can end the process between entering the screen and
             // watching for them; `defer` restores the terminal on an error too.
             // SIGINT, SIGTERM and SIGHUP end the session (the place saved, the terminal
-            // restored); SIGWINCH re-lays the screen out.
-            let signals = TerminationWatcher.start(watching: TerminationWatcher.terminating.union([SIGHUP, SIGWINCH]))
+            // restored); SIGWINCH re-lays the screen out; SIGTSTP (Ctrl-Z) restores the
+            // terminal and stops, and SIGCONT (fg) draws the screen again.
+            let signals = TerminationWatcher.start(
+                watching: TerminationWatcher.terminating.union([SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]))
             terminal.enableRawMode()
             let feeding = Self.forward(keys: KeyReader.start(terminal), signals: signals.events, into: continuation)
             defer {
@@ -132,7 +134,14 @@ struct Browse: AsyncParsableCommand {
                     events.yield(.key(.endOfInput))
                 }
                 group.addTask {
-                    for await number in signals { events.yield(number == SIGWINCH ? .resize : .terminate) }
+                    for await number in signals {
+                        switch number {
+                        case SIGWINCH: events.yield(.resize)
+                        case SIGCONT: events.yield(.continued)
+                        case SIGTSTP: events.yield(.suspend)
+                        default: events.yield(.terminate)
+                        }
+                    }
                 }
             }
         }

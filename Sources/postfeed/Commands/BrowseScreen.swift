@@ -7,6 +7,10 @@ import PostFeedImaging
 enum BrowseEvent: Sendable {
     case key(RawTerminal.Key)
     case resize
+    /// Ctrl-Z: the terminal restored, the process stopped until `fg`.
+    case suspend
+    /// SIGCONT (`fg`): the terminal raw again, the screen drawn again.
+    case continued
     case terminate
     /// A job ended: what it changes, applied on the loop unless a newer job of its kind
     /// replaced it or it was cancelled.
@@ -165,6 +169,12 @@ final class BrowseScreen {
             }
         case .resize:
             resize()
+        case .suspend:
+            terminal.suspendProcess()
+        case .continued:
+            terminal.resumeAfterStop()
+            // The window may have changed meanwhile.
+            resize()
         case .terminate:
             return false
         case .finished(let job, let id, let apply):
@@ -252,6 +262,7 @@ final class BrowseScreen {
 
     /// Shows `text` on the status line and keeps it whole for `l`.
     func say(_ text: String) {
+        let text = text.terminalLine
         status = text
         if !text.isEmpty { lastMessage = text }
     }

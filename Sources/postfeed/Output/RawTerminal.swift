@@ -25,8 +25,9 @@ final class RawTerminal: @unchecked Sendable {
     /// Whether keys come from a terminal (else from a pipe, one byte a key).
     var isInteractive: Bool { isTerminal }
 
+    /// Enters raw mode and the alternate screen; nothing when already in them.
     func enableRawMode() {
-        guard isTerminal, tcgetattr(STDIN_FILENO, &original) == 0 else { return }
+        guard isTerminal, restored, tcgetattr(STDIN_FILENO, &original) == 0 else { return }
         var raw = original
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN)
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
@@ -46,6 +47,29 @@ final class RawTerminal: @unchecked Sendable {
         restored = true
         write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+    }
+
+    /// Stopped by Ctrl-Z and not yet continued: nothing is drawn (the screen is the shell's).
+    private(set) var isSuspended = false
+
+    /// Ctrl-Z (SIGTSTP): the terminal as it was before `browse` (the main screen, the
+    /// original termios), then the process stops (SIGSTOP: SIGTSTP is watched, so raising it
+    /// would not stop). Output is dropped until ``resumeAfterStop()``: `kill` may return
+    /// before the process has stopped, and a frame drawn then would land on the shell's
+    /// screen.
+    func suspendProcess() {
+        let wasRaw = !restored
+        restore()
+        isSuspended = wasRaw || isSuspended
+        kill(getpid(), SIGSTOP)
+    }
+
+    /// SIGCONT (`fg`): raw mode and the alternate screen again when Ctrl-Z left them; the
+    /// caller draws the screen again (as tig and newsboat do).
+    func resumeAfterStop() {
+        guard isSuspended else { return }
+        isSuspended = false
+        enableRawMode()
     }
 
     /// The terminal's size in (rows, columns); `nil` when not on a terminal.
@@ -84,12 +108,27 @@ final class RawTerminal: @unchecked Sendable {
             }
         case 0x0D, 0x0A: return .enter
         case 0x03: return .interrupt
-        default: return .character(Character(Unicode.Scalar(byte)))
+        case 0x00..<0x80: return .character(Character(Unicode.Scalar(byte)))
+        default: return .character(readUTF8(startingWith: byte))
         }
+    }
+
+    /// The character a UTF-8 sequence starting with `lead` encodes, its continuation bytes
+    /// read as they come (a terminal may split one key over two reads); U+FFFD for a
+    /// malformed sequence, whose stray bytes are dropped.
+    private func readUTF8(startingWith lead: UInt8) -> Character {
+        let length = UTF8Sequence.length(ofSequenceStartingWith: lead)
+        var bytes = [lead]
+        while bytes.count < length, let next = readByte(timeoutMilliseconds: isTerminal ? 200 : nil) {
+            guard UTF8Sequence.isContinuation(next) else { break }  // dropped: a key never starts so
+            bytes.append(next)
+        }
+        return UTF8Sequence.character(from: bytes)
     }
 
     /// Screen output; a failed write is dropped (`browse` saves on its own, on `q`).
     func write(_ text: String) {
+        guard !isSuspended else { return }
         try? StandardStream.output.write(text)
     }
 
@@ -110,5 +149,29 @@ final class RawTerminal: @unchecked Sendable {
             if count < 0, errno == EINTR { continue }
             return nil
         }
+    }
+}
+
+/// Decoding one key's UTF-8 bytes (pure, for tests).
+enum UTF8Sequence {
+    /// Bytes in the sequence `lead` starts (1 for ASCII and for a byte that cannot start one).
+    static func length(ofSequenceStartingWith lead: UInt8) -> Int {
+        switch lead {
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 1
+        }
+    }
+
+    static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
+
+    /// The character `bytes` encode, or U+FFFD when they are not one well-formed sequence.
+    static func character(from bytes: [UInt8]) -> Character {
+        guard bytes.count == length(ofSequenceStartingWith: bytes.first ?? 0),
+            let text = String(validating: bytes, as: UTF8.self), text.unicodeScalars.count == 1,
+            let character = text.first
+        else { return "\u{FFFD}" }
+        return character
     }
 }
