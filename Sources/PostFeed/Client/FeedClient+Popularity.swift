@@ -24,6 +24,9 @@ extension FeedClient {
         /// Why the catalog stopped loading before the end, when a page after the first
         /// failed: the order covers the posts loaded until then. `nil` when it is whole.
         public var stoppedEarly: RepositoryError?
+        /// The post count the load stopped at when the feed went on past the limit (a
+        /// backend that never says it ended); `nil` when the whole feed was loaded.
+        public var cappedAt: Int?
         /// Notices from reading the saved state (posts shown in earlier runs), one line each.
         public var notices: [String]
 
@@ -45,13 +48,21 @@ extension FeedClient {
     /// backend says it, before each page. A failure on the first page is thrown; a later
     /// one ends the catalog there (``PopularityOrder/stoppedEarly``). Cancelling the task
     /// throws a `.cancelled` error.
+    /// A feed that goes on past `maximumPosts` (a backend that never signals its end) is
+    /// ordered over its first pages that hold that many posts: ``PopularityOrder/cappedAt``.
     public func popularityOrder(
+        maximumPosts: Int = 100_000,
         progress: @Sendable (_ loaded: Int, _ total: Int?) -> Void = { _, _ in }
     ) async throws(RepositoryError) -> PopularityOrder {
         let restarted = await restartInfinite()
         let feed = infinite
         var stoppedEarly: RepositoryError?
+        var cappedAt: Int?
         while await feed.hasMore {
+            if await feed.count >= maximumPosts {
+                cappedAt = await feed.count
+                break
+            }
             progress(await feed.count, await feed.totalCount)
             do {
                 _ = try await feed.loadMore()
@@ -65,6 +76,7 @@ extension FeedClient {
         let posts = try await feed.posts(in: 0..<count)
         let positions = await feed.listPositions(in: 0..<count)
         let entries = zip(posts, positions).map { PopularityOrder.Entry(post: $0, position: $1) }
-        return PopularityOrder(entries: PopularityOrder.ordered(entries), stoppedEarly: stoppedEarly, notices: restarted.notices)
+        return PopularityOrder(
+            entries: PopularityOrder.ordered(entries), stoppedEarly: stoppedEarly, cappedAt: cappedAt, notices: restarted.notices)
     }
 }

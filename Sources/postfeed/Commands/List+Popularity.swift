@@ -109,6 +109,10 @@ struct PopularityListing {
                 Terminal.progress("loading the catalog for --sort popularity: \(loaded)\(total.map { " of \($0)" } ?? "") posts…")
             }
             order.notices.forEach { Terminal.note("postfeed: \($0)") }
+            if let capped = order.cappedAt {
+                Terminal.endProgress()
+                Terminal.note("postfeed: the feed goes on past \(capped) posts without saying where it ends; the order covers the first \(capped)")
+            }
             if let error = order.stoppedEarly {
                 Terminal.endProgress()
                 Terminal.note("postfeed: the catalog stopped loading after post \(order.entries.count): \(error); the order covers the posts loaded")

@@ -200,6 +200,19 @@ struct InfiniteFeedTests {
         }
     }
 
+    @Test("A feed that goes on past maximumPosts is ordered over its first pages holding them, and says so")
+    func popularityOrderIsBounded() async throws {
+        try await FeedTestSupport.withClient(pageSize: 20) { client, _, _ in
+            let order = try await client.popularityOrder(maximumPosts: 50)
+            #expect(order.cappedAt == 60)
+            #expect(order.entries.count == 60)
+            #expect(Set(order.entries.map(\.position)) == Set(0..<60))
+            #expect(order.stoppedEarly == nil)
+            let whole = try await client.popularityOrder(maximumPosts: 247)
+            #expect(whole.cappedAt == nil && whole.entries.count == 247)
+        }
+    }
+
     @Test("The popularity order covers the whole feed, most popular first, ties in the backend's order; the feed keeps its order")
     func popularityOrder() async throws {
         try await FeedTestSupport.withClient(pageSize: 50) { client, _, _ in
