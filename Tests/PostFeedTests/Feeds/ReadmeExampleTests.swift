@@ -37,8 +37,10 @@ struct ReadmeExampleTests {
                 }
             }
 
-            // Save the place: the first new post is at the top of the view.
-            try await client.saveInfinite(anchorIndex: posts.isEmpty ? resumed.anchorIndex : start)
+            // Save the place: the first new post is at the top of the view, and the posts
+            // shown count as seen (what `InfiniteFeed.Configuration.unseenOnly` hides next time).
+            try await client.saveInfinite(
+                anchorIndex: posts.isEmpty ? resumed.anchorIndex : start, shownPostIDs: PostIDSet(posts.map(\.id)))
             return posts.map(\.title)
         }
     }
