@@ -13,7 +13,9 @@ import Glibc
     }
 
     /// The test plays the terminal on the other side of a pseudo-terminal.
-    private func ask(answering answer: String?) throws -> (supported: Bool, asked: String) {
+    /// - Returns: also what the program could read on its side after the query (keys
+    ///   given back to the terminal's input).
+    private func ask(answering answer: String?) throws -> (supported: Bool, asked: String, readAfter: String) {
         final class Asked: @unchecked Sendable { var bytes: [UInt8] = [] }
         let asked = Asked()
         var controller: Int32 = -1, device: Int32 = -1
@@ -32,7 +34,16 @@ import Glibc
         let supported = SixelQuery.terminalSupportsSixel(input: device, output: device, timeout: .milliseconds(300))
         #expect(start.duration(to: clock.now) < .seconds(2))
         Thread.sleep(forTimeInterval: 0.05)
-        return (supported, String(decoding: asked.bytes, as: UTF8.self))
+        // Raw, so nothing waits for a newline.
+        var raw = termios()
+        tcgetattr(device, &raw)
+        cfmakeraw(&raw)
+        tcsetattr(device, TCSANOW, &raw)
+        var buffer = [UInt8](repeating: 0, count: 16)
+        var pollDevice = pollfd(fd: device, events: Int16(POLLIN), revents: 0)
+        let readable = poll(&pollDevice, 1, 100) > 0
+        let count = readable ? buffer.withUnsafeMutableBytes { read(device, $0.baseAddress, $0.count) } : 0
+        return (supported, String(decoding: asked.bytes, as: UTF8.self), String(decoding: buffer.prefix(max(0, count)), as: UTF8.self))
     }
 
     @Test func aSixelTerminalSaysFour() throws {
@@ -51,29 +62,10 @@ import Glibc
 
     @Test("keys typed around the answer go back to the terminal's input, in order")
     func typedKeysAroundTheAnswerAreGivenBack() throws {
-        var controller: Int32 = -1, device: Int32 = -1
-        try #require(openpty(&controller, &device, nil, nil, nil) == 0)
-        defer { close(controller); close(device) }
-        let terminalSide = controller
-        let terminal = Thread {
-            var buffer = [UInt8](repeating: 0, count: 16)
-            _ = buffer.withUnsafeMutableBytes { read(terminalSide, $0.baseAddress, $0.count) }
-            // The user types "ab", the terminal answers, the user types "c".
-            _ = Array("ab\u{1B}[?62;4;22cc".utf8).withUnsafeBytes { write(terminalSide, $0.baseAddress, $0.count) }
-        }
-        terminal.start()
-        let supported = SixelQuery.terminalSupportsSixel(input: device, output: device, timeout: .milliseconds(500))
-        #expect(supported)
-        // The typed keys are readable again (raw, so nothing waits for a newline).
-        var raw = termios()
-        tcgetattr(device, &raw)
-        cfmakeraw(&raw)
-        tcsetattr(device, TCSANOW, &raw)
-        var buffer = [UInt8](repeating: 0, count: 16)
-        var pollDevice = pollfd(fd: device, events: Int16(POLLIN), revents: 0)
-        _ = poll(&pollDevice, 1, 1000)
-        let count = buffer.withUnsafeMutableBytes { read(device, $0.baseAddress, $0.count) }
-        #expect(String(decoding: buffer.prefix(max(0, count)), as: UTF8.self) == "abc")
+        // The user types "ab", the terminal answers, the user types "c".
+        let result = try ask(answering: "ab\u{1B}[?62;4;22cc")
+        #expect(result.supported)
+        #expect(result.readAfter == "abc")
     }
 
     @Test("with keys already waiting, the terminal is not asked (their bytes are not eaten)")
