@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostFeedCache
 import PostFeedHTTP
+import PostFeedImaging
 import Synchronization
 import Tracing
 
@@ -253,7 +254,7 @@ public actor ImagePipeline {
                 let type = fetched.headers["Content-Type"] ?? "no Content-Type"
                 throw ImagePipelineError(
                     .notAnImage, url: url,
-                    message: "the body (\(fetched.body.count) bytes, \(type)) is not a PNG, JPEG, GIF or WebP image; not cached")
+                    message: "the body (\(fetched.body.count) bytes, \(type)) \(ImageDecoder.rejectionReason(for: fetched.body)); not cached")
             }
             remember(key: key, data: fetched.body, info: info, expiresAt: usedAsFetched(until: fetched.expiresAt))
             return ImageResponse(url: url, cacheKey: key, data: fetched.body, info: info, source: .network, isStale: false)

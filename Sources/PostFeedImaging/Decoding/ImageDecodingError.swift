@@ -37,10 +37,13 @@ public struct ImageDecodingError: Error, Sendable, Equatable, CustomStringConver
                 + "(\(size.pixelCount) pixels) exceeds the limit of \(limit) pixels")
     }
 
-    /// The header declares a zero or negative size.
+    /// The header declares a zero or negative size: "GIF image has no pixels (0×0)".
     public static func invalidDimensions(_ format: ImageFormat, size: PixelSize) -> Self {
-        Self(.invalidDimensions, format: format,
-             message: "\(format.rawValue.uppercased()) image has invalid dimensions \(size.width)×\(size.height)")
+        let name = format.rawValue.uppercased()
+        let message = size.width >= 0 && size.height >= 0
+            ? "\(name) image has no pixels (\(size.width)×\(size.height))"
+            : "\(name) image has invalid dimensions \(size.width)×\(size.height)"
+        return Self(.invalidDimensions, format: format, message: message)
     }
 
     /// Truncated, corrupt or lying data; `reason` is the library's words.

@@ -98,7 +98,12 @@ struct JPEGDecoder {
             tjDecompressHeader3(handle, source.baseAddress, UInt(source.count),
                                 &width, &height, &subsampling, &colorspace)
         }
-        if status != 0 { throw .corrupt(.jpeg, Self.errorMessage(handle)) }
+        if status != 0 {
+            // libjpeg refuses an empty frame ("Empty JPEG image") or one past 65500 pixels
+            // before saying its size: the frame header says it.
+            if let frame = JPEGMarkers.frameSize(bytes) { try checkDimensions(frame, format: .jpeg, limit: limit) }
+            throw .corrupt(.jpeg, Self.errorMessage(handle))
+        }
         let size = PixelSize(width: Int(width), height: Int(height))
         try checkDimensions(size, format: .jpeg, limit: limit)
         return Header(size: size, isCMYK: colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue))

@@ -52,7 +52,7 @@ struct PNGDecoder {
         reader.initialize(to: pf_png_reader())
         defer { reader.deallocate() }
         guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count) != 0 else {
-            throw .corrupt(.png, Self.message(of: reader.pointee))
+            throw refusal(bytes, Self.message(of: reader.pointee))
         }
         defer { pf_png_reader_close(reader) }
         let size = PixelSize(width: Int(reader.pointee.width), height: Int(reader.pointee.height))
@@ -133,7 +133,7 @@ struct PNGDecoder {
 
     private func begin(_ image: inout png_image, _ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
         let ok = png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count)
-        if ok == 0 { throw .corrupt(.png, Self.message(of: image)) }
+        if ok == 0 { throw refusal(bytes, Self.message(of: image)) }
         let size = PixelSize(width: Int(image.width), height: Int(image.height))
         do {
             try checkDimensions(size, format: .png, limit: limit)
@@ -142,6 +142,30 @@ struct PNGDecoder {
             throw error
         }
         return size
+    }
+
+    /// Why libpng refused the header: the IHDR's own dimensions when they are what it
+    /// refused (a zero width or height, or past the limit; libpng says only "Invalid IHDR
+    /// data"), else libpng's `message`.
+    private func refusal(_ bytes: UnsafeBufferPointer<UInt8>, _ message: String) -> ImageDecodingError {
+        if let size = Self.declaredSize(bytes) {
+            do {
+                try checkDimensions(size, format: .png, limit: limit)
+            } catch {
+                return error
+            }
+        }
+        return .corrupt(.png, message)
+    }
+
+    /// The width and height the IHDR chunk declares (right after the signature), or nil.
+    static func declaredSize(_ bytes: UnsafeBufferPointer<UInt8>) -> PixelSize? {
+        let start: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        guard bytes.count >= 24, bytes.prefix(start.count).elementsEqual(start) else { return nil }
+        func be32(at offset: Int) -> Int {
+            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        }
+        return PixelSize(width: be32(at: 16), height: be32(at: 20))
     }
 
     /// `png_image.message`, a fixed C array, as a String.
