@@ -35,6 +35,35 @@ import PostFeedImaging
         #expect(commands.count > 1, "a 160×120 image in one chunk?")
     }
 
+    /// The kitty spec: the whole payload base64-encoded once, then split. The chunks
+    /// joined decode to the s × v × 4 bytes the first command announces (chafa encoded
+    /// each 512-byte piece alone, each padded with `=`, so the joined text did not decode).
+    @Test(arguments: [PixelSize(width: 40, height: 20), PixelSize(width: 3, height: 2), PixelSize(width: 1, height: 1)])
+    func kittyPayloadIsOneBase64Stream(_ cells: PixelSize) throws {
+        let output = TerminalImageRenderer(imageProtocol: .kitty).render(image, fittingIn: cells)
+        let commands = output.components(separatedBy: "\(escape)_G").dropFirst()
+        var keys: [String: String] = [:]
+        var payload = ""
+        for (index, command) in commands.enumerated() {
+            let body = try #require(command.components(separatedBy: "\(escape)\\").first)
+            let parts = body.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+            let pairs = parts[0].split(separator: ",").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+            if index == 0 {
+                for pair in pairs where pair.count == 2 { keys[pair[0]] = pair[1] }
+            }
+            let chunk = parts.count > 1 ? String(parts[1]) : ""
+            #expect(chunk.utf8.count <= 4096 && (index == commands.count - 1 || chunk.utf8.count % 4 == 0),
+                    "chunk \(index) of \(chunk.utf8.count) bytes")
+            payload += chunk
+        }
+        let announcedWidth = keys["s"].flatMap { Int($0) }, announcedHeight = keys["v"].flatMap { Int($0) }
+        let width = try #require(announcedWidth)
+        let height = try #require(announcedHeight)
+        #expect(keys["f"] == "32")
+        let decoded = try #require(Data(base64Encoded: payload), "the joined payload is not base64")
+        #expect(decoded.count == width * height * 4)
+    }
+
     /// Symbols draw 8×8 sub-cells per cell, and a cell is twice as tall as wide: the pixels
     /// decoded for a preview must cover that grid in both directions, or the picture loses
     /// horizontal detail (a 1600×1200 photo was decoded at 213×160 for a 320×120 grid).

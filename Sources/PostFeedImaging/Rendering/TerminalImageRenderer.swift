@@ -115,7 +115,8 @@ public struct TerminalImageRenderer: Sendable {
         defer { pf_gstring_free(printed) }
         guard let characters = printed.pointee.str else { return "" }
         let bytes = UnsafeRawBufferPointer(start: characters, count: Int(printed.pointee.len))
-        return String(decoding: bytes, as: UTF8.self)
+        let text = String(decoding: bytes, as: UTF8.self)
+        return imageProtocol == .kitty ? KittyFraming.reframed(text) : text
     }
 
     private var pixelMode: ChafaPixelMode {
