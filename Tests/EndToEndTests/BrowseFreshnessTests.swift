@@ -130,12 +130,12 @@ struct BrowseFreshnessTests {
     /// detail view still open; then quits.
     private func expectDetailFollows(_ pane: TmuxPane, old: String, new: String) async throws {
         try pane.type("o")
-        let opened = try await pane.waitForScreen { $0.joined(separator: "\n").contains("(any key to go back)") }
+        let opened = try await pane.waitForScreen { $0.joined(separator: "\n").contains("key to go back") }
         let first = opened.screen.joined(separator: "\n")
         #expect(opened.ok && first.contains(old) && !first.contains(new), "\(first)")
         let revised = try await pane.waitForScreen {
             let text = $0.joined(separator: "\n")
-            return text.contains(new) && text.contains("(any key to go back)")
+            return text.contains(new) && text.contains("key to go back")
         }
         #expect(revised.ok, "the detail view kept the old copy\n\(revised.screen.joined(separator: "\n"))")
         try pane.type("x")
@@ -198,7 +198,7 @@ struct BrowseFreshnessTests {
             // Then: still post 1's text, saying it is gone
             let gone = try await pane.waitForScreen { $0.joined(separator: "\n").contains("no longer on the server") }
             let text = gone.screen.joined(separator: "\n")
-            #expect(gone.ok && text.contains("(revision 2) \(title)") && text.contains("(any key to go back)"), "\(text)")
+            #expect(gone.ok && text.contains("(revision 2) \(title)") && text.contains("key to go back"), "\(text)")
             try pane.type("x")
             let list = try await pane.waitForScreen { $0.last?.contains("post 1 is no longer on the server") == true }
             #expect(list.ok, "\(list.screen.joined(separator: "\n"))")

@@ -174,3 +174,17 @@ struct BrowseLayoutCleaningTests {
         #expect(!pipedEscapes, "\(piped)")
     }
 }
+
+@Suite("browse layout: prompts")
+struct BrowsePromptLayoutTests {
+    @Test("a prompt wider than the screen shows its end, where the reader types")
+    func longPromptShowsItsEnd() {
+        let frame = BrowseFrame(
+            header: "PostFeed", entries: [], highlighted: nil, hints: "q quit", status: "",
+            prompt: "/" + String(repeating: "abc", count: 20) + "END")
+        let lines = BrowseLayout.lines(frame, rows: 6, columns: 20)
+        #expect(lines.last?.hasSuffix("END") == true, "\(lines)")
+        #expect(lines.last?.hasPrefix("…") == true, "\(lines)")
+        #expect(DisplayWidth.of(lines.last ?? "") == 20, "\(lines)")
+    }
+}

@@ -62,7 +62,7 @@ struct BrowsePreviewTests {
             let above = try #require(Self.linesAbove(title: 42, in: run), "\(run)")
             let notes = above.filter { $0.hasPrefix("(image not drawn: ") }
             #expect(notes.count == 1 && notes.first?.contains("/images/img-060.png") == true, "\(above)")
-            #expect(run.outputLines.last == "postfeed: place saved (infinite mode)", "\(run)")
+            #expect(run.errorLines.last == "postfeed: place saved (infinite mode)", "\(run)")
         }
     }
 }

@@ -22,7 +22,7 @@ struct BrowseTests {
             #expect(headers.count == 4, "\(run)")
             #expect(headers.first?.hasPrefix("PostFeed · infinite · posts 1–5 of 20 loaded") == true, "\(run)")
             #expect(headers.last?.hasPrefix("PostFeed · infinite · posts 4–8 of 20 loaded") == true, "\(run)")
-            #expect(run.outputLines.last == "postfeed: place saved (infinite mode)", "\(run)")
+            #expect(run.errorLines.last == "postfeed: place saved (infinite mode)", "\(run)")
 
             // Then: the anchor moved by 3
             let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
@@ -55,7 +55,7 @@ struct BrowseTests {
             let lastFrame = run.standardOutput.components(separatedBy: "PostFeed · paged").last ?? ""
             #expect(PrintedList(lastFrame).positions.first == 13, "\(run)")
             #expect(run.standardOutput.contains("paged mode, page 2, post #13 in view"), "\(run)")
-            #expect(run.outputLines.last == "postfeed: place saved (paged mode)", "\(run)")
+            #expect(run.errorLines.last == "postfeed: place saved (paged mode)", "\(run)")
             let paged = try StateJSON.decode(contentsOf: sandbox.pagedStateFile)
             #expect(paged.currentPage == 2)
             #expect(paged.anchor?.postID == 13)
@@ -131,7 +131,7 @@ struct BrowseTests {
 
             // Then
             #expect(run.succeeded, "\(run)")
-            #expect(run.outputLines.last == "postfeed: place saved (infinite mode)", "\(run)")
+            #expect(run.errorLines.last == "postfeed: place saved (infinite mode)", "\(run)")
             #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 1)
         }
     }

@@ -15,12 +15,14 @@ enum BrowseHelp {
         "  s          order by popularity across everything loaded, or back (infinite)",
         "  u          unseen only: hide posts shown in earlier runs, or show all (infinite)",
         "  m          toggle infinite / paged, keeping your place",
-        "  o / ⏎      open the current post, its image above the text (any key goes back)",
+        "  o / ⏎      open the current post, its image above the text (j/k/space/b scroll",
+        "             a long one; any other key goes back)",
         "  i          thumbnails beside the posts on or off (--images; on for kitty, iTerm2, sixel)",
         "  r          refresh from the network: back to page 1; on failure the posts stay",
         "  l          the last message in full (a cut status line ends with [l])",
         "  ?          this help",
         "  q          save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)",
+        "  Ctrl-Z     suspend to the shell (the terminal restored); fg comes back",
     ]
 
     /// The hints line for `mode`.

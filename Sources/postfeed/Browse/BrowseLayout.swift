@@ -62,7 +62,7 @@ enum BrowseLayout {
         let columns = max(1, columns)
         let rule = String(repeating: "─", count: columns)
         let header = headerLine(frame, columns: columns)
-        let bottom = frame.prompt.map { DisplayWidth.cut($0, toColumns: columns) } ?? statusLine(frame.status, columns: columns)
+        let bottom = frame.prompt.map { promptLine($0, columns: columns) } ?? statusLine(frame.status, columns: columns)
         guard rows >= fixedLines else { return Array([header, bottom].prefix(rows)) }
         var body: [String] = []
         let area = rows - fixedLines
@@ -123,6 +123,22 @@ enum BrowseLayout {
         let marker = DisplayWidth.of(cutMarker)
         guard columns > marker + 4 else { return DisplayWidth.cut(text, toColumns: columns) }
         return DisplayWidth.cut(text, toColumns: columns - marker) + cutMarker
+    }
+
+    /// A prompt on one line: when wider than the screen, its end (where the reader types),
+    /// after "…".
+    static func promptLine(_ prompt: String, columns: Int) -> String {
+        guard DisplayWidth.of(prompt) > columns else { return prompt }
+        guard columns > 1 else { return DisplayWidth.cut(prompt, toColumns: columns) }
+        var tail = ""
+        var used = 0
+        for character in prompt.reversed() {
+            let width = DisplayWidth.of(character)
+            if used + width > columns - 1 { break }
+            tail.insert(character, at: tail.startIndex)
+            used += width
+        }
+        return "…" + tail
     }
 
     /// `text` with its line breaks as spaces.

@@ -19,13 +19,14 @@ struct Browse: AsyncParsableCommand {
               u       unseen only: hide posts shown in earlier runs (infinite), or back
               m       toggle infinite / paged, keeping your place
               o / ⏎   open the post at the top (detail view, its image's preview above the
-                      text; any key goes back)
+                      text; j/k/space/b scroll a long one, any other key goes back)
               i       thumbnails beside the posts on or off (on at the start for kitty,
                       iTerm2 and sixel; --images none draws none)
               r       refresh: back to page 1 from the network; on failure the posts stay
               l       the last message in full (a cut status line ends with [l])
               ?       every key
               q       save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)
+              Ctrl-Z  suspend to the shell, the terminal restored; fg comes back
 
             Never frozen: pages load while keys are handled, with what is loading at the
             right of the header; q quits at once, cancelling loads. After the first scroll
@@ -107,20 +108,22 @@ struct Browse: AsyncParsableCommand {
             terminal.restore()
             if let failure = screen.openFailure { throw failure }
             let notices = try await screen.save()
-            print("")
+            // On stderr, as every other notice: stdout holds the frames alone.
             notices.forEach { Terminal.note("postfeed: \($0)") }
             if screen.opened {
-                print("postfeed: place saved (\(screen.mode) mode)")
+                Terminal.note("postfeed: place saved (\(screen.mode) mode)")
             } else {
-                print("postfeed: quit before \(screen.mode) mode opened; the saved place is unchanged")
+                Terminal.note("postfeed: quit before \(screen.mode) mode opened; the saved place is unchanged")
             }
         }
     }
 
     /// Colour on a terminal only, and never with `NO_COLOR` set (no-color.org).
+    /// `TERM=dumb` is treated as `NO_COLOR`: such a terminal draws no colour.
     static func usesColour(_ terminal: RawTerminal) -> Bool {
-        terminal.isInteractive && Terminal.standardOutputIsTerminal
-            && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let environment = ProcessInfo.processInfo.environment
+        return terminal.isInteractive && Terminal.standardOutputIsTerminal
+            && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// Keys and signals into the loop's one stream.

@@ -8,7 +8,15 @@ extension BrowseScreen {
         if key == .endOfInput || key == .interrupt { return false }
         loadBudget = Self.pagesToFillAScreen
         switch overlay {
-        case .detail, .help, .message:
+        case .detail(_, let text, let above):
+            if scrollDetail(key, above: above, text: text) { return true }
+            overlay = nil
+            cancel(.detail)
+            cancel(.preview)
+            detailPreview = nil
+            (detailPost, detailNote) = (nil, nil)
+            return true
+        case .help, .message:
             overlay = nil
             cancel(.detail)
             cancel(.preview)
@@ -25,10 +33,14 @@ extension BrowseScreen {
             break
         }
         if key == .character("q") { return false }
+        // `l` shows whole what the status line showed (the message and the catalog's progress).
+        let statusShown = statusText
         status = ""
         switch key {
         case .character("?"): overlay = .help
-        case .character("l"): overlay = .message
+        case .character("l"):
+            messageShown = statusShown.isEmpty ? lastMessage : statusShown
+            overlay = .message
         case .character("i"): toggleThumbnails()
         case .escape: escape()
         case .character("m"): await toggleMode()
@@ -39,6 +51,27 @@ extension BrowseScreen {
             }
             navigate(key)
         }
+        return true
+    }
+
+    /// j/k/space/b (and the arrows, Page Down/Up) scroll a detail view taller than the
+    /// window; returns `false` for any other key, and when everything fits (the key then
+    /// goes back, as it always did).
+    private func scrollDetail(_ key: RawTerminal.Key, above: [String], text: [String]) -> Bool {
+        guard let size = terminal.size else { return false }
+        let page = detailPage(above: above, text: text, size: size)
+        guard page.maxScroll > 0 else { return false }
+        let screen = max(1, size.rows - 2)
+        let delta: Int
+        switch key {
+        case .character("j"), .down: delta = 1
+        case .character("k"), .up: delta = -1
+        case .character(" "), .pageDown: delta = screen
+        case .character("b"), .pageUp: delta = -screen
+        default: return false
+        }
+        detailScroll = BrowseDetailLayout.scrolled(
+            page.scroll, by: delta, maxScroll: page.maxScroll, imageRows: detailPreview == nil ? 0 : above.count)
         return true
     }
 
@@ -66,7 +99,9 @@ extension BrowseScreen {
     /// Esc: stops a load the reader asked for (`g`, a page), else clears the search.
     private func escape() {
         if cancel(.goTo) {
-            say("stopped loading: \(shown.loaded) posts loaded")
+            // Said once the view has read how many posts the load left (not the count of the
+            // screen before it).
+            saysStoppedLoading = true
             refreshView()
         } else if let target = pageTarget, cancel(.page) {
             pageTarget = nil
@@ -158,16 +193,30 @@ extension BrowseScreen {
     }
 
     private func goTo(_ typed: String) {
-        guard let number = Int(typed.trimmingCharacters(in: .whitespaces)) else {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return }  // nothing typed: cancelled
+        // A number too large for Int is past any end, not "not a number".
+        let digits = !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
+        guard let number = Int(text) ?? (digits ? Int.max : nil) else {
             say("'\(typed)' is not a number")
             return
         }
         switch mode {
         case .paged:
+            // Past the end when the number of pages is known: said at once, nothing loaded.
+            if let pages = shown.totalPages, number > pages {
+                say("page \(text) is past the end (\(pages) pages); try 1…\(pages)")
+                return
+            }
             goToPage(number)
         case .infinite:
             guard number >= 1 else {
                 say("posts are numbered from 1")
+                return
+            }
+            // Past the end when the total is known: said at once, without loading every page.
+            if let total = shown.total, number > total {
+                say("the feed ends at post #\(total); there is no post #\(text)")
                 return
             }
             if number <= shown.loaded {
@@ -182,13 +231,16 @@ extension BrowseScreen {
     /// `s` (popularity) and `u` (unseen only) in infinite mode; the post on top stays.
     private func toggleOrder(popularity: Bool) {
         guard mode == .infinite else {
-            say("s and u order the infinite feed; m switches to it")
+            say(popularity
+                ? "s orders the infinite feed by popularity; m switches to it"
+                : "u hides posts seen in earlier runs in the infinite feed; m switches to it")
             return
         }
         if popularity {
             byPopularity.toggle()
+            // No count here: it would go stale as the catalog loads (the header keeps it).
             say(byPopularity
-                ? "most popular first, across the \(shown.loaded) loaded posts" + (catalog.started ? " and the catalog as it loads" : "")
+                ? "most popular first, across the loaded posts" + (catalog.started ? " and the catalog as it loads" : "")
                 : "in the feed's order")
         } else {
             unseenOnly.toggle()

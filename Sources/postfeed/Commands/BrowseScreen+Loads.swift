@@ -172,6 +172,7 @@ extension BrowseScreen {
         guard let post = shown.posts.first else { return }
         overlay = .detail(postID: post.id, text: [], above: [])
         detailNote = nil
+        detailScroll = 0
         loadDetailPreview(of: post)
         showDetailText(of: post)
     }
@@ -195,7 +196,7 @@ extension BrowseScreen {
     }
 
     private static func detailLines(_ post: Post, image: ImageSummary?) -> [String] {
-        PostRenderer.detail(post.forTerminal, image: image).components(separatedBy: "\n").map(\.terminalLine)
+        BrowseDetailLayout.lines(of: post, image: image)
     }
 
     /// Moves to a post matching the search among the loaded ones (those the view shows in

@@ -91,6 +91,10 @@ extension BrowseScreen {
         pendingPostID = nil
         top = result.top
         shown = result.view
+        if saysStoppedLoading {
+            saysStoppedLoading = false
+            say("stopped loading: \(result.view.loaded) posts loaded")
+        }
         shownThisRun.formUnion(result.view.posts.map(\.id))
         loadMoreIfNeeded()
         loadThumbnails()
@@ -204,12 +208,18 @@ extension BrowseScreen {
         switch overlay {
         case .detail(_, let text, let above):
             terminal.write(clearsImages)
-            draw(text: above + text, closing: detailNote.map { "\($0) (any key to go back)" } ?? "(any key to go back)", size: size)
-            if size != nil, let detailPreview { terminal.write(Self.placed(detailPreview, row: 1, column: 1)) }
+            guard let size else {
+                let wrapped = text.flatMap { BrowseLayout.wrap($0, toColumns: 80) }
+                draw(text: above + wrapped, closing: detailNote.map { "\($0) (any key to go back)" } ?? "(any key to go back)", size: nil)
+                return
+            }
+            let page = detailPage(above: above, text: text, size: size)
+            terminal.drawFrame(page.lines)
+            if page.showsImage, let detailPreview { terminal.write(Self.placed(detailPreview, row: 1, column: 1)) }
         case .help:
             draw(text: BrowseHelp.lines, closing: "(any key closes the help)", size: size)
         case .message:
-            draw(text: [lastMessage.isEmpty ? "No message yet." : lastMessage], closing: "(any key closes this)", size: size, wrap: true)
+            draw(text: [messageShown.isEmpty ? "No message yet." : messageShown], closing: "(any key closes this)", size: size, wrap: true)
         default:
             let frame = frame()
             if let size {
@@ -221,6 +231,12 @@ extension BrowseScreen {
                 terminal.write(BrowseLayout.pipedLines(frame).joined(separator: "\n") + "\n")
             }
         }
+    }
+
+    /// The detail view for `size` at the current scroll position.
+    func detailPage(above: [String], text: [String], size: (rows: Int, columns: Int)) -> BrowseDetailLayout.Page {
+        BrowseDetailLayout.page(
+            above: above, text: text, note: detailNote, scroll: detailScroll, rows: size.rows, columns: size.columns)
     }
 
     private func draw(text: [String], closing: String, size: (rows: Int, columns: Int)?, wrap: Bool = false) {
@@ -249,7 +265,7 @@ extension BrowseScreen {
         return BrowseFrame(
             header: header, entries: entries, highlighted: !piped && !entries.isEmpty ? 0 : nil,
             hints: BrowseHelp.hints(infinite: mode == .infinite),
-            status: [status, catalog.line].filter { !$0.isEmpty }.joined(separator: " · "), prompt: prompt,
+            status: statusText, prompt: prompt,
             activity: activity.isEmpty ? nil : activity, colour: colour)
     }
 

@@ -84,6 +84,10 @@ final class BrowseScreen {
     var status = ""
     /// The last message in full, for `l`.
     var lastMessage = ""
+    /// What `l` shows: the status line as it was when `l` was pressed, else the last message.
+    var messageShown = ""
+    /// Esc stopped a `g` load: the next view says how many posts are loaded.
+    var saysStoppedLoading = false
     var catalog = CatalogProgress()
     var overlay: Overlay?
     /// The last search, which `n` and `N` step through until Esc clears it.
@@ -111,6 +115,8 @@ final class BrowseScreen {
     var detailPost: Post?
     /// What the detail view says before how to close it (the post is gone upstream).
     var detailNote: String?
+    /// Lines the detail view is scrolled by (a post taller than the window).
+    var detailScroll = 0
     /// The status line said once that `--offline` leaves expired cached posts unchecked.
     var offlineNoted = false
     /// List thumbnails on (`i`); on at the start for kitty, iTerm2 and sixel.
@@ -186,6 +192,8 @@ final class BrowseScreen {
         case .progress(let job, let id, let text):
             guard running[job]?.id == id else { break }
             activities[job] = text
+            // The header counts what `g` has loaded so far, as the indicator does.
+            if job == .goTo, !piped { refreshView() }
             // Piped, frames wait for the loads: the progress is a line of its own.
             if piped { terminal.write(text + "\n") }
         case .tick:
@@ -260,6 +268,11 @@ final class BrowseScreen {
         return false
     }
 
+    /// The status line's whole text: the last message and the catalog's progress.
+    var statusText: String {
+        [status, catalog.line].filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+
     /// Shows `text` on the status line and keeps it whole for `l`.
     func say(_ text: String) {
         let text = text.terminalLine
@@ -288,6 +301,12 @@ final class BrowseScreen {
 
     /// The terminal changed size: as many posts as now fit (unless `--rows` fixed them).
     func resize() {
+        // The detail view re-wraps its text on the next frame; its image is drawn again
+        // for the new size.
+        if case .detail(let postID, let text, _) = overlay, let post = detailPost, previewStyle.imageProtocol != .none {
+            overlay = .detail(postID: postID, text: text, above: [])
+            loadDetailPreview(of: post)
+        }
         guard !fixedCount, let size = terminal.size else { return }
         visibleCount = BrowseLayout.postsThatFit(rows: size.rows)
         if opened { refreshView() }
