@@ -165,7 +165,7 @@ struct BrowseLayoutCleaningTests {
             header: "PostFeed", entries: [["   1. a\u{1B}]2;PWNED\u{07}b\tc\u{1B}[31md"]], highlighted: nil,
             hints: "q quit", status: "server said \u{1B}[2Jno\nthanks", prompt: nil)
         let lines = BrowseLayout.lines(frame, rows: 6, columns: 12)
-        #expect(lines[2] == DisplayWidth.cut("   1. a]2;PWNEDb c[31md", toColumns: 12))
+        #expect(lines[2] == DisplayWidth.cut("   1. ab cd", toColumns: 12))
         #expect(lines[5].hasPrefix("server "))
         let escapes = lines.contains { $0.contains("\u{1B}") }
         #expect(!escapes, "\(lines)")

@@ -3,8 +3,11 @@
 /// terminal (set its title, clear it, recolour it, ring it, move the cursor) or break the
 /// layout with a stray newline.
 ///
-/// C0 controls, DEL and C1 controls (ESC and CSI among them) are dropped; a tab becomes a
-/// space. ``terminalLine`` also turns line breaks into spaces (titles, authors, one-line
+/// Escape sequences go whole: a CSI (`ESC [ 31 m`, C1 `CSI`) with its parameters, an OSC,
+/// DCS, APC, PM or SOS string (`ESC ] 2 ; title BEL`) up to its terminator, a two-byte
+/// escape (`ESC c`); an introducer never terminated goes alone, the text after it stays.
+/// Other C0 controls, DEL and C1 controls are dropped; a tab becomes a space.
+/// ``terminalLine`` also turns line breaks into spaces (titles, authors, one-line
 /// messages); ``terminalLines`` keeps `\n` (bodies) and drops `\r`. Everything printable,
 /// CJK, emoji and combining marks included, is kept as it is.
 extension StringProtocol {
@@ -17,10 +20,18 @@ extension StringProtocol {
     private static func cleaned(_ text: Self, keepingNewlines: Bool) -> String {
         // Fast path: most text has no control character at all.
         guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
+        let scalars = Array(text.unicodeScalars)
         var result = String.UnicodeScalarView()
+        var index = 0
         var previousWasCarriageReturn = false
-        for scalar in text.unicodeScalars {
+        while index < scalars.count {
+            let scalar = scalars[index]
             defer { previousWasCarriageReturn = scalar == "\r" }
+            if let end = escapeSequenceEnd(in: scalars, at: index) {
+                index = end
+                continue
+            }
+            index += 1
             switch scalar {
             case "\t":
                 result.append(" ")
@@ -38,6 +49,46 @@ extension StringProtocol {
             }
         }
         return String(result)
+    }
+
+    /// Where the escape sequence starting at `start` ends (the index after it), or `nil`
+    /// when none starts there or it is never completed (then only its introducer goes).
+    private static func escapeSequenceEnd(in scalars: [Unicode.Scalar], at start: Int) -> Int? {
+        let first = scalars[start].value
+        var index: Int
+        var kind: UInt32
+        if first == 0x1B {
+            guard start + 1 < scalars.count else { return nil }
+            let next = scalars[start + 1].value
+            switch next {
+            case 0x5B: kind = 0x9B  // ESC [  = CSI
+            case 0x5D: kind = 0x9D  // ESC ]  = OSC
+            case 0x50, 0x58, 0x5E, 0x5F: kind = 0x90  // DCS, SOS, PM, APC: strings
+            case 0x20...0x7E: return start + 2  // a two-byte escape (ESC c, ESC 7, ESC =)
+            default: return nil
+            }
+            index = start + 2
+        } else if first == 0x9B || first == 0x9D || first == 0x90 || first == 0x98 || first == 0x9E || first == 0x9F {
+            kind = first == 0x9B ? 0x9B : first == 0x9D ? 0x9D : 0x90
+            index = start + 1
+        } else {
+            return nil
+        }
+        if kind == 0x9B {
+            // Parameters and intermediates, then one final byte.
+            while index < scalars.count, (0x20...0x3F).contains(scalars[index].value) { index += 1 }
+            guard index < scalars.count, (0x40...0x7E).contains(scalars[index].value) else { return nil }
+            return index + 1
+        }
+        // A string, ended by BEL, ST (ESC \) or C1 ST.
+        while index < scalars.count {
+            switch scalars[index].value {
+            case 0x07, 0x9C: return index + 1
+            case 0x1B where index + 1 < scalars.count && scalars[index + 1] == "\\": return index + 2
+            default: index += 1
+            }
+        }
+        return nil
     }
 
     /// C0 controls, DEL, C1 controls, and the line and paragraph separators (which some
