@@ -127,6 +127,14 @@ import PostFeedImaging
         #expect(!output.contains(escape))
     }
 
+    @Test("NO_COLOR counts only with a value (no-color.org); TERM=dumb draws symbols without colour")
+    func colourDetection() {
+        #expect(TerminalColors.detect(environment: ["NO_COLOR": "1"]) == .monochrome)
+        #expect(TerminalColors.detect(environment: ["NO_COLOR": ""]) == .indexed256)
+        #expect(TerminalColors.detect(environment: ["NO_COLOR": "", "COLORTERM": "truecolor"]) == .trueColor)
+        #expect(TerminalColors.detect(environment: ["TERM": "dumb", "COLORTERM": "truecolor"]) == .monochrome)
+    }
+
     @Test func noneRendersNothing() {
         #expect(TerminalImageRenderer(imageProtocol: .none).render(image, fittingIn: box) == "")
         let piped = TerminalImageRenderer.forTerminal(

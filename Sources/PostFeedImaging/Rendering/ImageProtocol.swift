@@ -44,10 +44,11 @@ public enum TerminalColors: Sendable, Equatable {
     /// The terminal's own foreground and background: no colour escapes (`NO_COLOR`).
     case monochrome
 
-    /// `NO_COLOR` (any value) → monochrome; `COLORTERM=truecolor|24bit` → true colour;
-    /// otherwise 256 colours.
+    /// `NO_COLOR` set to a non-empty value (no-color.org: an empty one does not count, as
+    /// in `browse`) or `TERM=dumb` → monochrome; `COLORTERM=truecolor|24bit` → true
+    /// colour; otherwise 256 colours.
     public static func detect(environment: [String: String]) -> TerminalColors {
-        if environment["NO_COLOR"] != nil { return .monochrome }
+        if !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb" { return .monochrome }
         let colorTerm = environment["COLORTERM", default: ""].lowercased()
         return colorTerm == "truecolor" || colorTerm == "24bit" ? .trueColor : .indexed256
     }
