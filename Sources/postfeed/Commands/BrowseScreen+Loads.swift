@@ -159,7 +159,10 @@ extension BrowseScreen {
                 return { screen in
                     screen.catalog.started = false
                     guard !Self.isCancellation(error) else { return }
-                    screen.say("refresh failed: \(error); the posts shown are from before, r tries again")
+                    // The transfer's own reason: the library's "could not be loaded and is not
+                    // cached" is wrong here, where the cached posts stay on screen.
+                    let reason = (error as? RepositoryError)?.underlying.map { "\($0)" } ?? "\(error)"
+                    screen.say("refresh failed: \(reason); the posts shown are from before, r tries again")
                 }
             }
         }
