@@ -73,9 +73,10 @@ public struct ThumbnailCache: Sendable {
     }
 
     /// Bumped when the same original, size and style would now be drawn differently (2:
-    /// symbols decoded for the sub-cell grid's aspect). Part of every key, so thumbnails of
+    /// symbols decoded for the sub-cell grid's aspect; 3: kitty's payload one base64
+    /// stream, not chafa's separately padded pieces). Part of every key, so thumbnails of
     /// an older render are never read again, and ``isOrphan(_:)`` lets `cache prune` go.
-    public static let renderVersion = "2"
+    public static let renderVersion = "3"
 
     /// Whether the thumbnail with `metadata` can no longer be reached: its original is no
     /// longer in the image cache, or has another validator now (a new `ETag`), or it was
