@@ -43,10 +43,8 @@ public enum SixelQuery {
 
     /// What `bytes` holds besides the DA1 answer: keys typed while it was awaited.
     static func typedAround(_ bytes: [UInt8]) -> [UInt8] {
-        guard let start = bytes.indices.first(where: { index in
-            index + 2 < bytes.count && bytes[index] == 0x1B && bytes[index + 1] == 0x5B && bytes[index + 2] == 0x3F
-        }), let end = bytes[start...].firstIndex(of: UInt8(ascii: "c")) else { return bytes }
-        return Array(bytes[..<start] + bytes[(end + 1)...])
+        guard let answer = answerRange(in: bytes) else { return bytes }
+        return Array(bytes[..<answer.lowerBound] + bytes[answer.upperBound...])
     }
 
     /// Puts `bytes` back into the terminal's input queue, one by one, as if typed again.
@@ -58,14 +56,19 @@ public enum SixelQuery {
 
     /// The numeric attributes of a DA1 answer `ESC [ ? a ; b ; … c` somewhere in `bytes`.
     public static func attributes(inAnswer bytes: [UInt8]) -> [Int]? {
-        guard let start = bytes.indices.first(where: { index in
-            index + 2 < bytes.count && bytes[index] == 0x1B && bytes[index + 1] == 0x5B && bytes[index + 2] == 0x3F
-        }) else { return nil }
-        let rest = bytes[(start + 3)...]
-        guard let end = rest.firstIndex(of: UInt8(ascii: "c")) else { return nil }
-        let text = String(decoding: rest[..<end], as: UTF8.self)
+        guard let answer = answerRange(in: bytes) else { return nil }
+        // Between `ESC [ ?` and the final `c`.
+        let text = String(decoding: bytes[(answer.lowerBound + 3)..<(answer.upperBound - 1)], as: UTF8.self)
         let values = text.split(separator: ";").compactMap { Int($0) }
         return values.isEmpty ? nil : values
+    }
+
+    /// Where the first complete DA1 answer (`ESC [ ? … c`) lies in `bytes`.
+    private static func answerRange(in bytes: [UInt8]) -> Range<Int>? {
+        guard let start = bytes.indices.first(where: { index in
+            index + 2 < bytes.count && bytes[index] == 0x1B && bytes[index + 1] == 0x5B && bytes[index + 2] == 0x3F
+        }), let end = bytes[(start + 3)...].firstIndex(of: UInt8(ascii: "c")) else { return nil }
+        return start..<(end + 1)
     }
 
     private static func readAnswer(_ input: Int32, timeout: Duration) -> [UInt8]? {

@@ -9,19 +9,11 @@ extension BrowseScreen {
         loadBudget = Self.pagesToFillAScreen
         switch overlay {
         case .detail(_, let text, let above):
-            if scrollDetail(key, above: above, text: text) { return true }
-            overlay = nil
-            cancel(.detail)
-            cancel(.preview)
-            detailPreview = nil
-            (detailPost, detailNote) = (nil, nil)
+            // A key that scrolls the detail view keeps it; any other closes it.
+            if !scrollDetail(key, above: above, text: text) { closeOverlay() }
             return true
         case .help, .message:
-            overlay = nil
-            cancel(.detail)
-            cancel(.preview)
-            detailPreview = nil
-            (detailPost, detailNote) = (nil, nil)
+            closeOverlay()
             return true
         case .goTo(let typed):
             typeGoTo(key, into: typed)
@@ -273,5 +265,17 @@ extension BrowseScreen {
         } catch {
             say("\(error)")
         }
+    }
+}
+
+extension BrowseScreen {
+    /// Closes the overlay on screen (help, a message, a post's detail view), cancelling a
+    /// detail load or preview still running.
+    func closeOverlay() {
+        overlay = nil
+        cancel(.detail)
+        cancel(.preview)
+        detailPreview = nil
+        (detailPost, detailNote) = (nil, nil)
     }
 }

@@ -251,7 +251,7 @@ extension BrowseScreen {
     /// The list as it stands: a function of the state alone.
     func frame() -> BrowseFrame {
         let entries = zip(shown.numbers, shown.posts).map { number, post in
-            PostRenderer.listEntry(PostLine(position: number, post: post.forTerminal, image: nil)).components(separatedBy: "\n")
+            PostRenderer.listEntry(PostLine(position: number, post: post, image: nil)).components(separatedBy: "\n")
         }.map { lines in
             // Room at the left for the thumbnails (drawn after the frame).
             thumbnailsActive ? lines.map { String(repeating: " ", count: Self.thumbnailIndent) + $0 } : lines

@@ -55,7 +55,7 @@ struct Show: AsyncParsableCommand {
             }
             if open {
                 guard let image else { throw CLIError("post \(id) has no image to open") }
-                try Self.open(image, postID: id)
+                try await Self.open(image, postID: id)
             }
         }
     }
@@ -75,10 +75,10 @@ struct Show: AsyncParsableCommand {
     }
 
     /// How long `--open` waits for the opener to say whether it succeeded.
-    static let openerWait: TimeInterval = 5
+    static let openerWait: Duration = .seconds(5)
 
     /// `--open`: the original as a file, handed to `xdg-open` when it is installed.
-    private static func open(_ image: PostImage, postID id: Int) throws {
+    private static func open(_ image: PostImage, postID id: Int) async throws {
         let file = try OriginalImageFile.write(image, postID: id, to: nil).file
         guard let opener = ExecutableSearch.find("xdg-open") else {
             Terminal.note("postfeed: xdg-open is not installed, so nothing opened the image; it is at \(file.path)")
@@ -99,8 +99,10 @@ struct Show: AsyncParsableCommand {
         }
         // xdg-open hands the file over and returns; one that stays (a viewer run in the
         // foreground) is left to run after a few seconds rather than holding the command.
-        let deadline = Date().addingTimeInterval(Self.openerWait)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
+        // Polled with a task sleep: no cooperative thread is held while it runs.
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.openerWait
+        while process.isRunning, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         guard !process.isRunning else {
             Terminal.note("postfeed: \(opener.path) is still running with \(file.path); left it running")
             return

@@ -43,25 +43,15 @@ struct PostLine: Encodable {
     var post: Post
     var image: ImageSummary?
 
-    private enum CodingKeys: String, CodingKey { case position, post, image }
-
-    /// The post as printed: its image URL without a base URL's credentials.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(position, forKey: .position)
-        var shown = post
-        shown.imageURL = post.imageURL.map(BackendDescription.removingUserInfo)
-        try container.encode(shown, forKey: .post)
-        try container.encodeIfPresent(image, forKey: .image)
-    }
+    // No URL's user info reaches the output: `JSONOutput` removes it from all it prints.
 }
 
 /// Text output for posts: a compact line for lists, the full detail view for `show`.
 enum PostRenderer {
     static func listEntry(_ line: PostLine, width: Int = Terminal.width) -> String {
-        let post = line.post
+        let post = line.post.forTerminal
         let number = String(line.position).leftPadded(to: 4)
-        var text = "\(number). \(post.title.terminalLine.truncated(to: max(20, width - 6)))"
+        var text = "\(number). \(post.title.truncated(to: max(20, width - 6)))"
         let meta = metaLine(post)
         if !meta.isEmpty { text += "\n      \(meta)" }
         if let image = line.image { text += "\n      \(imageLine(image))" }
@@ -69,11 +59,12 @@ enum PostRenderer {
     }
 
     static func detail(_ post: Post, image: ImageSummary?) -> String {
-        var lines = ["#\(post.id)  \(post.title.terminalLine)"]
+        let post = post.forTerminal
+        var lines = ["#\(post.id)  \(post.title)"]
         let meta = metaLine(post)
         if !meta.isEmpty { lines.append(meta) }
         lines.append("")
-        lines.append(contentsOf: wrap(post.body.terminalLines, width: min(Terminal.width, 100)))
+        lines.append(contentsOf: wrap(post.body, width: min(Terminal.width, 100)))
         lines.append("")
         if let image {
             lines.append("image: \(image.url.terminalLine)")
@@ -84,9 +75,10 @@ enum PostRenderer {
         return lines.joined(separator: "\n")
     }
 
+    /// Author, date, popularity and id of a post already cleaned (``Post/forTerminal``).
     static func metaLine(_ post: Post) -> String {
         var parts: [String] = []
-        if let author = post.author { parts.append(author.terminalLine) }
+        if let author = post.author { parts.append(author) }
         if let date = post.createdAt { parts.append(date.formatted(.iso8601.year().month().day())) }
         if let popularity = post.popularity {
             // Two decimals, but never hundreds of digits for a server's 1e308.

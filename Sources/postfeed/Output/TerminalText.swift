@@ -1,3 +1,5 @@
+import PostFeed
+
 /// Text from outside (a server's titles, bodies, authors, error bodies; a file name) made
 /// safe to write to a terminal: a backend must never be able to drive the reader's
 /// terminal (set its title, clear it, recolour it, ring it, move the cursor) or break the
@@ -95,5 +97,19 @@ extension StringProtocol {
     /// terminals treat as line breaks).
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+}
+
+extension Post {
+    /// This post as every view shows it: title and author on one line each, the body's
+    /// lines kept, every other control and escape sequence dropped. `list`, `page`, `show`
+    /// (through ``PostRenderer``) and `browse` (its entries and detail view) clean a post
+    /// once, before anything is laid out or counted.
+    var forTerminal: Post {
+        var post = self
+        post.title = title.terminalLine
+        post.author = author?.terminalLine
+        post.body = body.terminalLines
+        return post
     }
 }

@@ -6,17 +6,8 @@ import Testing
 
 /// The client's own repository against the fixture server, with page 2's next key
 /// pointing back at page 2: a backend whose pagination loops after a page of new posts.
-private struct LoopingAtPageTwo: PostRepository {
+private struct LoopingAtPageTwo: ForwardingRepository {
     let base: any PostRepository
-
-    var backend: BackendDescription { base.backend }
-    var pageSize: Int { base.pageSize }
-    var firstPageKey: PageKey { base.firstPageKey }
-    func pageKey(forPageNumber number: Int) -> PageKey? { base.pageKey(forPageNumber: number) }
-    func post(id: Int, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post {
-        try await base.post(id: id, cachePolicy: cachePolicy)
-    }
-    func invalidateCachedPages() async { await base.invalidateCachedPages() }
 
     func page(_ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority) async throws(RepositoryError) -> Page {
         var page = try await base.page(key, cachePolicy: cachePolicy, priority: priority)

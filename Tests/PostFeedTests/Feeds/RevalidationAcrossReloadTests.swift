@@ -8,19 +8,10 @@ import Testing
 /// already fetched from the fixture server, until the test releases it: a revalidation
 /// stays in flight while the test reloads. A held read whose task was cancelled meanwhile
 /// ends as a cancelled transfer does.
-private final class HeldRevalidations: PostRepository {
+private final class HeldRevalidations: ForwardingRepository {
     let base: any PostRepository
     let gate = Gate()
     init(_ base: any PostRepository) { self.base = base }
-
-    var backend: BackendDescription { base.backend }
-    var pageSize: Int { base.pageSize }
-    var firstPageKey: PageKey { base.firstPageKey }
-    func pageKey(forPageNumber number: Int) -> PageKey? { base.pageKey(forPageNumber: number) }
-    func post(id: Int, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post {
-        try await base.post(id: id, cachePolicy: cachePolicy)
-    }
-    func invalidateCachedPages() async { await base.invalidateCachedPages() }
 
     func page(_ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority) async throws(RepositoryError) -> Page {
         let page = try await base.page(key, cachePolicy: cachePolicy, priority: priority)
