@@ -124,8 +124,8 @@ echo
 echo "### Preview at $CELLS cells, cold: whole processes, wall time over $RUNS runs (3 warm-up), ms"
 echo
 echo "PostFeed: \`postfeed-bench-preview FILE --size $CELLS --format F\`; chafa:" \
-    "\`chafa --size $CELLS --format F --colors full --symbols all FILE\` (the renderer's settings:" \
-    "true colour, every symbol); the last column is chafa with its own defaults (\`chafa --size $CELLS --format F FILE\`)." \
+    "\`chafa --size $CELLS --format F --colors full FILE\` (the renderer's settings:" \
+    "true colour, chafa's standard symbols, block+border+space-wide-inverted); the last column is chafa with its own defaults (\`chafa --size $CELLS --format F FILE\`)." \
     "CPU is user + system time (mean per process, both processes' threads), which other load on the machine" \
     "disturbs less than wall time."
 echo
@@ -135,7 +135,7 @@ for image in "$JPEG" "$PNG"; do
     for format in symbols kitty; do
         hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$WORK/run.json" \
             "$PREVIEW $image --size $CELLS --format $format" \
-            "chafa --size $CELLS --format $format --colors full --symbols all $image" \
+            "chafa --size $CELLS --format $format --colors full $image" \
             "chafa --size $CELLS --format $format $image" >/dev/null
         summarize "$WORK/run.json" "$(basename "$image")" "$format" "$WORK/chafa-$(basename "$image")-$format.ms"
     done
@@ -176,7 +176,7 @@ for image in "$JPEG" "$BIG_JPEG"; do
     size=$(basename "$image" .jpg | sed 's/photo-//')
     pixels=$(echo "$size" | awk -Fx '{printf "%.1f MiB", $1 * $2 * 4 / 1048576}')
     echo "| $size JPEG | $(max_rss "$PREVIEW" "$image" --size "$CELLS") | $(max_rss "$PREVIEW" "$image" --size "$CELLS" --full-decode)" \
-        "| $(max_rss chafa --size "$CELLS" --format symbols --colors full --symbols all "$image") | $pixels |"
+        "| $(max_rss chafa --size "$CELLS" --format symbols --colors full "$image") | $pixels |"
 done
 if [[ -n "$COLD_ONLY" ]]; then exit 0; fi
 echo
@@ -207,8 +207,8 @@ done
 echo
 echo "### \`postfeed show ID --images symbols\` as whole processes against \`chafa\`, wall time over $RUNS runs (3 warm-up), ms"
 echo
-echo "Piped, \`show\` draws in 80×12 cells, so chafa gets \`--size 80x12\` here (\`--format symbols --colors full" \
-    "--symbols all\`; \`show\` runs with COLORTERM=truecolor). \`show\` also fetches post and prints its text;" \
+echo "Piped, \`show\` draws in 80×12 cells, so chafa gets \`--size 80x12\` here (\`--format symbols --colors full\`;" \
+    "\`show\` runs with COLORTERM=truecolor). \`show\` also fetches post and prints its text;" \
     "warm: thumbnail, image and page cached (no decode, no network for the image); thumbnail removed: image on" \
     "disk, decoded and rendered again; empty cache: post and image fetched from \`postfeed serve\` on 127.0.0.1."
 echo
@@ -221,7 +221,7 @@ for entry in "1 $JPEG" "42 $PNG"; do
     COLORTERM=truecolor "${show[@]}" >/dev/null  # the thumbnail made once
     COLORTERM=truecolor hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$WORK/show.json" \
         --prepare "true" --prepare "true" --prepare "rm -rf $cache/ThumbnailCache" --prepare "rm -rf $cache" \
-        "chafa --size 80x12 --format symbols --colors full --symbols all $image" \
+        "chafa --size 80x12 --format symbols --colors full $image" \
         "${show[*]}" "${show[*]}" "${show[*]}" >/dev/null
     python3 - "$WORK/show.json" "$(basename "$image")" <<'PY'
 import json, statistics, sys

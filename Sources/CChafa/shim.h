@@ -16,14 +16,23 @@ static inline ChafaSymbolTags pf_chafa_tags_half_blocks(void) {
     return (ChafaSymbolTags)(CHAFA_SYMBOL_TAG_HALF | CHAFA_SYMBOL_TAG_SPACE | CHAFA_SYMBOL_TAG_SOLID);
 }
 
+/// chafa's own default set, what the `chafa` command draws with when `--symbols` is not
+/// given: "block+border+space-wide-inverted" (blocks, box drawing and space; no
+/// double-width symbols, no inverted duplicates). No letters, digits or kana.
+static inline void pf_chafa_symbol_map_add_standard(ChafaSymbolMap *map) {
+    chafa_symbol_map_add_by_tags(map, (ChafaSymbolTags)(CHAFA_SYMBOL_TAG_BLOCK | CHAFA_SYMBOL_TAG_BORDER | CHAFA_SYMBOL_TAG_SPACE));
+    chafa_symbol_map_remove_by_tags(map, CHAFA_SYMBOL_TAG_WIDE);
+    chafa_symbol_map_remove_by_tags(map, CHAFA_SYMBOL_TAG_INVERTED);
+}
+
 /// chafa's one-time set-up, what the first canvas of a process pays (about 1 ms: its
-/// symbol tables, the canvas machinery): a 1×1 canvas with every symbol, built and freed.
+/// symbol tables, the canvas machinery): a 1×1 canvas with the standard set, built and freed.
 static void *pf_chafa_warm_up(void *unused) {
     (void)unused;
     ChafaCanvasConfig *config = chafa_canvas_config_new();
     chafa_canvas_config_set_geometry(config, 1, 1);
     ChafaSymbolMap *map = chafa_symbol_map_new();
-    chafa_symbol_map_add_by_tags(map, CHAFA_SYMBOL_TAG_ALL);
+    pf_chafa_symbol_map_add_standard(map);
     chafa_canvas_config_set_symbol_map(config, map);
     chafa_symbol_map_unref(map);
     ChafaCanvas *canvas = chafa_canvas_new(config);

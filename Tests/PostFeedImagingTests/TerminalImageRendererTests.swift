@@ -118,6 +118,29 @@ import PostFeedImaging
         #expect(onlyBlocks, "\(Set(visible))")
     }
 
+    /// The default is chafa's own ("block+border+space-wide-inverted"): a photo's preview
+    /// is blocks and box drawing, never text. Every symbol (`.all`) draws letters, digits,
+    /// braille and double-width kana in a detailed image; this image makes it do so, so
+    /// the check below would fail if the default went back to `.all`.
+    @Test func defaultSymbolsAreChafasStandardSetWithNoTextLikeSymbols() {
+        let detailed = TestImages.noise(width: 320, height: 240)
+        let standard = TerminalImageRenderer(imageProtocol: .symbols)
+        #expect(standard.symbols == .standard)
+        let textLike = { (output: String) -> [Character] in
+            output.replacing(/\x1B\[[0-9;?]*[A-Za-z]/, with: "").filter { character in
+                guard let scalar = character.unicodeScalars.first else { return false }
+                return character.isLetter || character.isNumber || character.isPunctuation
+                    || (0x2800...0x28FF).contains(scalar.value) || scalar.value >= 0x3000
+            }
+        }
+        let drawn = standard.render(detailed, fittingIn: box)
+        #expect(drawn.contains("\n") && drawn.contains(escape))
+        let fromStandard = textLike(drawn)
+        #expect(fromStandard.isEmpty, "\(Set(fromStandard))")
+        let fromAll = textLike(TerminalImageRenderer(imageProtocol: .symbols, symbols: .all).render(detailed, fittingIn: box))
+        #expect(!fromAll.isEmpty, "every symbol drew no text-like symbol: the image is not detailed enough")
+    }
+
     @Test func monochromeSymbolsHaveNoEscapeSequences() {
         let renderer = TerminalImageRenderer.forTerminal(
             environment: ["TERM": "xterm-256color", "NO_COLOR": "1"], isTerminal: true)

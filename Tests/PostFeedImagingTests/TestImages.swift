@@ -24,6 +24,19 @@ enum TestImages {
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
+    /// Seeded pseudo-random pixels: detail in every cell.
+    static func noise(width: Int, height: Int, seed: UInt64 = 1) -> RGBAImage {
+        var state = seed
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for offset in stride(from: 0, to: pixels.count, by: 4) {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            pixels[offset] = UInt8(truncatingIfNeeded: state >> 56)
+            pixels[offset + 1] = UInt8(truncatingIfNeeded: state >> 48)
+            pixels[offset + 2] = UInt8(truncatingIfNeeded: state >> 40)
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
     static func jpeg(_ image: RGBAImage, quality: Int32 = 85, subsampling: TJSAMP = TJSAMP_420) -> Data {
         guard let handle = tjInitCompress() else { return Data() }
         defer { tjDestroy(handle) }

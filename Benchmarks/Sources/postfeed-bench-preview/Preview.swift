@@ -10,10 +10,10 @@ struct PreviewOptions {
     /// decoders' scaling (TurboJPEG's DCT factors, libwebp's scaler).
     var fullDecode = false
 
-    /// True colour and every symbol: the renderer's defaults, and what the `chafa` command
-    /// is given in the comparison (`--colors full --symbols all`).
+    /// True colour and chafa's standard symbols: the renderer's defaults, and what the
+    /// `chafa` command is given in the comparison (`--colors full`, its default symbols).
     var renderer: TerminalImageRenderer {
-        TerminalImageRenderer(imageProtocol: format, colors: .trueColor, symbols: .all)
+        TerminalImageRenderer(imageProtocol: format, colors: .trueColor, symbols: .standard)
     }
 }
 

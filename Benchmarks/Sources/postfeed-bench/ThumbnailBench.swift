@@ -27,7 +27,7 @@ extension PostFeedBench {
         @Option(help: "The box in cells, COLUMNSxROWS.")
         var size: String = "40x20"
 
-        @Option(help: "symbols or kitty (true colour, every symbol: chafa's --colors full --symbols all).")
+        @Option(help: "symbols or kitty (true colour, chafa's standard symbols: chafa's --colors full).")
         var format: String = "symbols"
 
         @Option(help: "Warm previews timed after the first.")

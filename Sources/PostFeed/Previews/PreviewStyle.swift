@@ -22,7 +22,7 @@ public struct PreviewStyle: Sendable, Equatable {
     /// A style as given; `auto` is taken as `symbols`.
     public init(
         imageProtocol: ImageProtocol, colors: TerminalColors = .trueColor,
-        symbols: TerminalImageRenderer.SymbolSet = .all, cellPixelSize: PixelSize = PixelSize(width: 10, height: 20)
+        symbols: TerminalImageRenderer.SymbolSet = .standard, cellPixelSize: PixelSize = PixelSize(width: 10, height: 20)
     ) {
         self.imageProtocol = imageProtocol == .auto ? .symbols : imageProtocol
         self.colors = colors
@@ -70,7 +70,11 @@ public struct PreviewStyle: Sendable, Equatable {
         case .indexed256: "256"
         case .monochrome: "mono"
         }
-        let symbolName = symbols == .all ? "all" : "half"
+        let symbolName = switch symbols {
+        case .standard: "standard"
+        case .all: "all"
+        case .halfBlocks: "half"
+        }
         return "\(imageProtocol.rawValue)/\(colorName)/\(symbolName)/\(cellPixelSize.width)x\(cellPixelSize.height)"
     }
 }

@@ -1,12 +1,17 @@
 internal import CChafa
 
-/// Renders RGBA pixels as terminal output with libchafa: Unicode symbols (all symbols or
-/// half blocks) in true, 256 or no colour, or kitty graphics, iTerm2 inline images and
+/// Renders RGBA pixels as terminal output with libchafa: Unicode symbols (chafa's standard
+/// set, every symbol, or half blocks) in true, 256 or no colour, or kitty graphics, iTerm2 inline images and
 /// sixel. Holds no C state between calls; each render builds and frees its own canvas.
 public struct TerminalImageRenderer: Sendable {
     /// The symbols drawn in `symbols` mode.
     public enum SymbolSet: Sendable {
-        /// Every symbol chafa knows (blocks, braille, sextants…): the most detail.
+        /// chafa's own default ("block+border+space-wide-inverted"): blocks, quadrants,
+        /// sextants and box drawing, single width. What the `chafa` command draws with.
+        case standard
+        /// Every symbol chafa knows, letters, digits, braille and double-width kana
+        /// included: a little more detail, text-like noise in photos, and about twice the
+        /// fitting time.
         case all
         /// Half blocks only: the most widely supported by fonts.
         case halfBlocks
@@ -21,7 +26,7 @@ public struct TerminalImageRenderer: Sendable {
     public let cellPixelSize: PixelSize
 
     public init(
-        imageProtocol: ImageProtocol, colors: TerminalColors = .trueColor, symbols: SymbolSet = .all,
+        imageProtocol: ImageProtocol, colors: TerminalColors = .trueColor, symbols: SymbolSet = .standard,
         cellPixelSize: PixelSize = PixelSize(width: 10, height: 20)
     ) {
         self.imageProtocol = imageProtocol == .auto ? .symbols : imageProtocol
@@ -97,7 +102,11 @@ public struct TerminalImageRenderer: Sendable {
         if imageProtocol == .symbols {
             let symbolMap = chafa_symbol_map_new()
             defer { chafa_symbol_map_unref(symbolMap) }
-            chafa_symbol_map_add_by_tags(symbolMap, symbols == .all ? pf_chafa_tags_all() : pf_chafa_tags_half_blocks())
+            switch symbols {
+            case .standard: pf_chafa_symbol_map_add_standard(symbolMap)
+            case .all: chafa_symbol_map_add_by_tags(symbolMap, pf_chafa_tags_all())
+            case .halfBlocks: chafa_symbol_map_add_by_tags(symbolMap, pf_chafa_tags_half_blocks())
+            }
             chafa_canvas_config_set_symbol_map(config, symbolMap)
         }
 
