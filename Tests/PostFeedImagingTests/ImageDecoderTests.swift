@@ -125,6 +125,9 @@ import PostFeedImaging
                 _ = try decoder.decode(Data(data.prefix(length)))
             } catch {
                 #expect(!error.message.contains("\n"))
+                // A cut never passes for an empty image (TurboJPEG said 0×0, without an
+                // error, for data ending before the frame header).
+                #expect(!error.message.contains("no pixels"), "\(length) bytes: \(error.message)")
             }
         }
     }

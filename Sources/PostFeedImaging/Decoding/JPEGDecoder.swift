@@ -105,6 +105,11 @@ struct JPEGDecoder {
             throw .corrupt(.jpeg, Self.errorMessage(handle))
         }
         let size = PixelSize(width: Int(width), height: Int(height))
+        // TurboJPEG answers 0×0 without an error when the data ends before the frame
+        // header: that is a truncated file, not an empty image.
+        if size.width == 0, size.height == 0, JPEGMarkers.frameSize(bytes) == nil {
+            throw .corrupt(.jpeg, "the data ends before the frame header (truncated?)")
+        }
         try checkDimensions(size, format: .jpeg, limit: limit)
         return Header(size: size, isCMYK: colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue))
     }
