@@ -192,6 +192,35 @@ struct BadInputTests {
         }
     }
 
+    @Test("an empty feed says so: list and page 1 succeed with one line, not 'all 0 posts are loaded'")
+    func emptyFeedSaysSo() async throws {
+        let fixtures = try FixtureCopy()
+        try Data("[]".utf8).write(to: fixtures.directory.appendingPathComponent("posts.json"))
+        try await RunningFixtureServer.withRunning(fixtures.configuration()) { server in
+            let sandbox = try Sandbox()
+            for arguments in [["list", "--no-images"], ["page", "1", "--no-images"]] {
+                let run = try await sandbox.run(arguments, against: server)
+                #expect(run.succeeded, "\(arguments): \(run)")
+                #expect(run.standardOutput.contains("The feed is empty"), "\(arguments): \(run)")
+                #expect(!run.standardOutput.contains("0 posts"), "\(arguments): \(run)")
+            }
+        }
+    }
+
+    @Test("--cache-dir naming a file is a usage error before anything runs, for every command that takes it")
+    func cacheDirectoryThatIsAFile() async throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.directory.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: file)
+        for arguments in [["list", "--base-url", "http://127.0.0.1:1"], ["state", "show"], ["cache", "stats"]] {
+            let run = try await PostfeedProcess.run(arguments + ["--cache-dir", file.path], in: sandbox.directory)
+            #expect(run.exitedNormally && run.status == 64, "\(arguments): \(run)")
+            #expect(run.errorMessage?.contains("is a file, not a folder") == true, "\(arguments): \(run)")
+            #expect(run.standardOutput.isEmpty, "\(arguments): \(run)")
+        }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "x")
+    }
+
     @Test("a missing or broken backend config file is named")
     func badConfigFile() async throws {
         let sandbox = try Sandbox()

@@ -167,7 +167,11 @@ struct List: AsyncParsableCommand {
         }
         if !json {
             if !reading.hasMore {
-                print(end == reading.start ? "End of the feed: all \(end) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(end) posts) —")
+                if end == 0 {
+                    print("The feed is empty: the backend has no posts yet.")
+                } else {
+                    print(end == reading.start ? "End of the feed: all \(end) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(end) posts) —")
+                }
             } else {
                 print("— \(end)\(reading.totalCount.map { " of \($0)" } ?? "") posts loaded; 'postfeed list' continues —")
             }

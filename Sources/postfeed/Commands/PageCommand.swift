@@ -88,6 +88,7 @@ struct PageCommand: AsyncParsableCommand {
                 }
                 var text = "Page \(page.page)\(page.totalPages.map { " of \($0)" } ?? "")\n"
                 for line in lines { text += PostRenderer.listEntry(line) + "\n" }
+                if lines.isEmpty, page.page == 1, page.isLast { text += "The feed is empty: the backend has no posts yet.\n" }
                 try StandardStream.output.write(text)
                 if let reason = page.staleReason {
                     Terminal.note("postfeed: \(reason); page \(page.page) comes from the cache and may be out of date")

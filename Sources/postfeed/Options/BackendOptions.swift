@@ -100,6 +100,10 @@ struct BackendOptions: ParsableArguments {
         if let path, path.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--cache-dir is empty; give a folder, or leave the option out to use the default cache root.")
         }
+        var isFolder: ObjCBool = false
+        if let path, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ValidationError("--cache-dir \(path.terminalLine) is a file, not a folder; give a folder (it is made when missing).")
+        }
     }
 
     /// The cache root in DESIGN.md's order.
