@@ -37,7 +37,8 @@ struct BrowseLayoutTests {
 
     @Test("a frame fills the screen exactly: header first, status last, rules as wide as the terminal")
     func fillsScreen() {
-        for (rows, columns) in [(24, 80), (30, 100), (50, 200), (6, 20)] {
+        // From 7 rows, the full frame (BrowseSmallWindowLayoutTests covers the smaller ones).
+        for (rows, columns) in [(24, 80), (30, 100), (50, 200), (7, 20)] {
             // Given: as many posts as the layout says fit
             let fit = BrowseLayout.postsThatFit(rows: rows)
             let lines = BrowseLayout.lines(frame(posts: fit, status: "done"), rows: rows, columns: columns)
@@ -124,11 +125,12 @@ struct BrowseLayoutTests {
         #expect(!lines[4].contains("\u{1B}"))
     }
 
-    @Test("a screen smaller than the frame keeps the header")
+    @Test("a 2-row screen shows the current post and the status line, no header")
     func tinyScreen() {
         let lines = BrowseLayout.lines(frame(posts: 3, status: "s"), rows: 2, columns: 10)
         #expect(lines.count == 2)
-        #expect(lines.first?.hasPrefix("PostFeed") == true)
+        #expect(lines.first?.hasPrefix("\u{1B}[7m  1. a") == true, "\(lines)")
+        #expect(lines.last == "s")
     }
 
     @Test("entry rows are where the frame's lines put each shown entry's first line (the thumbnails' rows)")
@@ -152,8 +154,9 @@ struct BrowseLayoutTests {
         #expect(tallStarts == [3, 5, 8, 9])
         let tallFirstLines = tallStarts.map { tall[$0 - 1] }
         #expect(tallFirstLines == ["a1", "b1", "c1", "d1"])
-        // Below the 5 fixed lines, no entry is shown.
-        #expect(BrowseLayout.entryRows(entries, rows: 4).isEmpty)
+        // A compact 4-row screen (header, 2 post rows, status): the first entry under the header.
+        #expect(BrowseLayout.entryRows(entries, rows: 4) == [2])
+        #expect(BrowseLayout.lines(frame, rows: 4, columns: 20) == ["H", "a1", "a2", "s"])
     }
 }
 
@@ -164,9 +167,9 @@ struct BrowseLayoutCleaningTests {
         let frame = BrowseFrame(
             header: "PostFeed", entries: [["   1. a\u{1B}]2;PWNED\u{07}b\tc\u{1B}[31md"]], highlighted: nil,
             hints: "q quit", status: "server said \u{1B}[2Jno\nthanks", prompt: nil)
-        let lines = BrowseLayout.lines(frame, rows: 6, columns: 12)
+        let lines = BrowseLayout.lines(frame, rows: 7, columns: 12)
         #expect(lines[2] == DisplayWidth.cut("   1. ab cd", toColumns: 12))
-        #expect(lines[5].hasPrefix("server "))
+        #expect(lines[6].hasPrefix("server "))
         let escapes = lines.contains { $0.contains("\u{1B}") }
         #expect(!escapes, "\(lines)")
         let piped = BrowseLayout.pipedLines(frame)

@@ -45,61 +45,72 @@ enum BrowseLayout {
     /// Ends a status line cut to the width: `l` shows the whole text.
     static let cutMarker = " [l]"
 
-    /// Fixed lines around the posts: header, rule, rule, hints, status.
-    static let fixedLines = 5
-
-    /// Posts that fit on a screen of `rows` rows, `linesPerPost` lines each.
+    /// Posts that fit on a screen of `rows` rows, `linesPerPost` lines each: at least 1 (the
+    /// current post, its first lines when the window is shorter than it).
     static func postsThatFit(rows: Int, linesPerPost: Int = 2) -> Int {
-        max(1, (rows - fixedLines) / max(1, linesPerPost))
+        max(1, BrowseRows(rows: rows).posts / max(1, linesPerPost))
     }
 
-    /// The frame's lines for a terminal of `rows` × `columns`: exactly `rows` lines (fewer
-    /// only when the frame is smaller than a 5-row screen), none wider than `columns`, the
-    /// header first and the status line last whatever their length.
+    /// The frame's lines for a terminal of `rows` × `columns`: exactly `rows` lines (at least
+    /// 1), none wider than `columns`, the rows ``BrowseRows`` says this height has. The
+    /// header, when there is one, comes first, and the status line (or the prompt) last,
+    /// whatever their length; on a 1-row window a prompt takes the post's row.
     static func lines(_ frame: BrowseFrame, rows: Int, columns: Int) -> [String] {
         let frame = frame.cleaned
-        let rows = max(1, rows)
+        let layout = BrowseRows(rows: rows)
         let columns = max(1, columns)
         let rule = String(repeating: "─", count: columns)
-        let header = headerLine(frame, columns: columns)
         let bottom = frame.prompt.map { promptLine($0, columns: columns) } ?? statusLine(frame.status, columns: columns)
-        guard rows >= fixedLines else { return Array([header, bottom].prefix(rows)) }
         var body: [String] = []
-        let area = rows - fixedLines
         for (index, entry) in frame.entries.prefix(entriesThatFit(frame.entries, rows: rows)).enumerated() {
             for line in entry {
                 let cut = DisplayWidth.cut(line, toColumns: columns)
                 body.append(index == frame.highlighted ? reverseVideo + DisplayWidth.fit(cut, toColumns: columns) + plain : cut)
             }
         }
-        body += Array(repeating: "", count: area - body.count)
-        return [header, rule] + body + [rule, DisplayWidth.cut(frame.hints, toColumns: columns), bottom]
+        // The current post cut to its first lines when the window is shorter than it.
+        body = Array(body.prefix(layout.posts))
+        body += Array(repeating: "", count: layout.posts - body.count)
+        if !layout.status, frame.prompt != nil { body[body.count - 1] = bottom }
+        var lines: [String] = []
+        if layout.header { lines.append(headerLine(frame, columns: columns)) }
+        if layout.rules { lines.append(rule) }
+        lines += body
+        if layout.rules { lines.append(rule) }
+        if layout.hints { lines.append(DisplayWidth.cut(frame.hints, toColumns: columns)) }
+        if layout.status { lines.append(bottom) }
+        return lines
     }
 
-    /// The screen row (1-based) of the first entry's first line: under the header and its rule.
-    static let firstEntryRow = 3
-
-    /// How many of `entries`, from the first, ``lines(_:rows:columns:)`` shows whole on a
-    /// screen of `rows` rows (none below a 5-row screen).
+    /// How many of `entries`, from the first, ``lines(_:rows:columns:)`` shows on a screen of
+    /// `rows` rows: those that fit whole, and at least the first (the current post), cut to
+    /// its first lines when the window is shorter than it. What the header may claim.
     static func entriesThatFit(_ entries: [[String]], rows: Int) -> Int {
-        guard rows >= fixedLines else { return 0 }
-        let area = rows - fixedLines
+        let area = BrowseRows(rows: rows).posts
         var used = 0
         for (index, entry) in entries.enumerated() {
-            guard used + entry.count <= area else { return index }
+            guard used + entry.count <= area else { return max(index, min(1, entries.count)) }
             used += entry.count
         }
         return entries.count
     }
 
     /// The screen row (1-based) of each shown entry's first line, as ``lines(_:rows:columns:)``
-    /// places them on a screen of `rows` rows: where `browse` draws the list's thumbnails.
+    /// places them on a screen of `rows` rows.
     static func entryRows(_ entries: [[String]], rows: Int) -> [Int] {
-        var row = firstEntryRow
+        var row = BrowseRows(rows: rows).firstPostRow
         return entries.prefix(entriesThatFit(entries, rows: rows)).map { entry in
             defer { row += entry.count }
             return row
         }
+    }
+
+    /// Where `browse` draws each shown entry's thumbnail, `height` rows high: the entry's first
+    /// row, or `nil` when the thumbnail would reach past the posts' rows (over the next rule,
+    /// the status line or off the window).
+    static func thumbnailRows(_ entries: [[String]], rows: Int, height: Int) -> [Int?] {
+        let last = BrowseRows(rows: rows).lastPostRow
+        return entryRows(entries, rows: rows).map { $0 + max(1, height) - 1 <= last ? $0 : nil }
     }
 
     /// The header cut to the width, with the activity (when something loads) at its right;
