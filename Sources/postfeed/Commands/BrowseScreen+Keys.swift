@@ -72,8 +72,8 @@ extension BrowseScreen {
         switch key {
         case .character("j"), .down: move(by: 1)
         case .character("k"), .up: move(by: -1)
-        case .character(" "), .pageDown: move(by: visibleCount)
-        case .character("b"), .pageUp: move(by: -visibleCount)
+        case .character(" "), .pageDown: move(by: screenful)
+        case .character("b"), .pageUp: move(by: -screenful)
         case .character("n") where searchQuery != nil: find(step: 1)
         case .character("N"): find(step: -1)
         case .character("n"): page(by: 1)
@@ -86,6 +86,13 @@ extension BrowseScreen {
         case .character("/"): overlay = .search(typed: "")
         default: break
         }
+    }
+
+    /// What space and b move by: the posts drawn (fewer than read with `--rows` larger than
+    /// the window, so none is skipped unseen), at least 1.
+    private var screenful: Int {
+        let drawn = postsDrawn(entries())
+        return max(1, drawn > 0 ? min(drawn, visibleCount) : visibleCount)
     }
 
     /// Esc: stops a load the reader asked for (`g`, a page), else clears the search.

@@ -53,9 +53,21 @@ extension BrowseScreen {
 
     // MARK: List thumbnails
 
-    /// Thumbnails are drawn: on (`i`), a protocol that draws, and a terminal to place them on.
+    /// Columns a post's text keeps beside the thumbnails, at least.
+    static let textBesideThumbnails = 20
+
+    /// Thumbnails are drawn: on (`i`), a protocol that draws, and a terminal with room for
+    /// them (``thumbnailsFit(rows:columns:)``).
     var thumbnailsActive: Bool {
-        thumbnailsOn && previewStyle.imageProtocol != .none && terminal.size != nil
+        guard thumbnailsOn, previewStyle.imageProtocol != .none, let size = terminal.size else { return false }
+        return Self.thumbnailsFit(rows: size.rows, columns: size.columns)
+    }
+
+    /// Whether a window of `rows` × `columns` has room for list thumbnails: a thumbnail's rows
+    /// among the posts' (``BrowseRows``), and its indent with some text beside it. Below
+    /// that the list is drawn as without them.
+    static func thumbnailsFit(rows: Int, columns: Int) -> Bool {
+        BrowseRows(rows: rows).posts >= thumbnailBox.height && columns >= thumbnailIndent + textBesideThumbnails
     }
 
     /// `i`: thumbnails on or off.
@@ -65,7 +77,7 @@ extension BrowseScreen {
             return
         }
         thumbnailsOn.toggle()
-        say(thumbnailsOn ? "thumbnails on" : "thumbnails off")
+        say(thumbnailsOn ? (thumbnailsActive ? "thumbnails on" : "thumbnails on, drawn when the window has room") : "thumbnails off")
         loadThumbnails()
     }
 
@@ -110,8 +122,9 @@ extension BrowseScreen {
     func drawThumbnails(entries: [[String]], rows: Int) {
         guard thumbnailsActive else { return }
         var output = ""
-        for (index, row) in BrowseLayout.entryRows(entries, rows: rows).enumerated() where shown.posts.indices.contains(index) {
-            guard let thumbnail = thumbnails[shown.posts[index].id] else { continue }
+        let placed = BrowseLayout.thumbnailRows(entries, rows: rows, height: Self.thumbnailBox.height)
+        for (index, row) in placed.enumerated() where shown.posts.indices.contains(index) {
+            guard let row, let thumbnail = thumbnails[shown.posts[index].id] else { continue }
             output += Self.placed(thumbnail, row: row, column: 1)
         }
         if !output.isEmpty { terminal.write(output) }

@@ -248,14 +248,26 @@ extension BrowseScreen {
         }
     }
 
-    /// The list as it stands: a function of the state alone.
-    func frame() -> BrowseFrame {
-        let entries = zip(shown.numbers, shown.posts).map { number, post in
+    /// The shown posts' entries, as the list draws them.
+    func entries() -> [[String]] {
+        let indent = thumbnailsActive
+        return zip(shown.numbers, shown.posts).map { number, post in
             PostRenderer.listEntry(PostLine(position: number, post: post, image: nil)).components(separatedBy: "\n")
         }.map { lines in
             // Room at the left for the thumbnails (drawn after the frame).
-            thumbnailsActive ? lines.map { String(repeating: " ", count: Self.thumbnailIndent) + $0 } : lines
+            indent ? lines.map { String(repeating: " ", count: Self.thumbnailIndent) + $0 } : lines
         }
+    }
+
+    /// Posts the list draws on the window (``BrowseLayout/entriesThatFit(_:rows:)``), fewer
+    /// than read with `--rows` larger than the window; all read when piped.
+    func postsDrawn(_ entries: [[String]]) -> Int {
+        terminal.size.map { BrowseLayout.entriesThatFit(entries, rows: $0.rows) } ?? entries.count
+    }
+
+    /// The list as it stands: a function of the state alone.
+    func frame() -> BrowseFrame {
+        let entries = entries()
         let prompt: String? = switch overlay {
         case .goTo(let typed): (mode == .paged ? "go to page: " : "go to post #: ") + typed
         case .search(let typed): "/" + typed
@@ -263,17 +275,18 @@ extension BrowseScreen {
         }
         let activity = activities.sorted { $0.key < $1.key }.map(\.value).joined(separator: " · ")
         return BrowseFrame(
-            header: header, entries: entries, highlighted: !piped && !entries.isEmpty ? 0 : nil,
+            header: header(drawn: postsDrawn(entries)), entries: entries, highlighted: !piped && !entries.isEmpty ? 0 : nil,
             hints: BrowseHelp.hints(infinite: mode == .infinite),
             status: statusText, prompt: prompt,
             activity: activity.isEmpty ? nil : activity, colour: colour)
     }
 
-    private var header: String {
+    /// The header, its range the `drawn` posts (never more than the window shows).
+    private func header(drawn: Int) -> String {
         guard opened else { return "PostFeed · \(mode)" }
         switch mode {
         case .infinite:
-            let range = "\(shown.top + 1)–\(shown.top + shown.posts.count)"
+            let range = "\(shown.top + 1)–\(shown.top + min(drawn, shown.posts.count))"
             let total = shown.total.map { " (\($0) in all)" } ?? ""
             guard order != nil else { return "PostFeed · infinite · posts \(range) of \(shown.loaded) loaded\(total)" }
             let tags = [byPopularity ? "most popular first" : nil, unseenOnly ? "unseen only" : nil].compactMap { $0 }
