@@ -244,6 +244,22 @@ struct PageDecoderTests {
         #expect(emptyList.totalPages == 0)
     }
 
+    /// A Link header with no readable link (no `<…>`, an unterminated target) is no end
+    /// signal: json-server's short-page and total rules decide, and the problem is said
+    /// with the header's text. Before, it counted as "a Link without next": the end.
+    @Test("an unreadable Link header is no end signal, and is said", arguments: [
+        "http://h/posts?_page=3&_limit=10; rel=next", "<http://h/posts?_page=3&_limit=10; rel=\"next\"", "garbage",
+    ])
+    func unreadableLinkHeader(_ value: String) throws {
+        let decoder = try decoder("json-server")
+        let url = URL(string: "http://h/posts?_page=2&_limit=10")!
+        let headers: HTTPHeaders = ["X-Total-Count": "25", "Link": value]
+        let middle = try decoder.decode(body: Data("[\(items(10, from: 11))]".utf8), headers: headers, url: url, key: .number(2))
+        #expect(middle.nextKey == .number(3))
+        let said = middle.decodingProblems.contains { $0.contains("Link header could not be read") }
+        #expect(said, "\(middle.decodingProblems)")
+    }
+
     @Test("link style follows rel=next and stops without it")
     func linkStyle() throws {
         let backend = try BackendDescription(configuration: Data(

@@ -99,9 +99,19 @@ struct PageDecoder: Sendable {
         }
         let linkValues = headers.values(for: "Link")
         let links = LinkHeader(parsing: linkValues, relativeTo: url)
+        // A Link header none of whose links can be read says nothing about the end: it is
+        // no signal (the others decide), and it is said, since a link-style list cannot
+        // go on without it.
+        let unreadableLinks = !linkValues.isEmpty && links.links.isEmpty
+        if unreadableLinks {
+            let shown = linkValues.joined(separator: ", ")
+            problems.append(
+                "its Link header could not be read (\(shown.count > 120 ? shown.prefix(120) + "…" : shown)); "
+                    + "the list may go on past this page")
+        }
         let ended = decoded.isEmpty
             || endSignalled(
-                json: json, links: links, hasLinkHeader: !linkValues.isEmpty, count: decoded.count, start: start,
+                json: json, links: links, hasLinkHeader: !links.links.isEmpty, count: decoded.count, start: start,
                 total: total)
         return Page(
             key: key, posts: decoded,
