@@ -151,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PostFeedImagingTests",
-            dependencies: ["PostFeedImaging", "CTurboJPEG", "CWebP", "CGIF"],
+            dependencies: ["PostFeedImaging", "CTurboJPEG", "CWebP", "CGIF", "CPNG"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -50,6 +50,8 @@ typedef struct {
     size_t idat_offset;
     /// The longest IDAT chunk libpng accepts for this image (png_check_chunk_length).
     size_t idat_limit;
+    /// Interlace passes to read (``pf_png_reader_open_rgba``).
+    int passes;
     char message[200];
 } pf_png_reader;
 
@@ -73,10 +75,26 @@ static void pf_png_reader_read(png_structp png, png_bytep out, size_t length) {
     reader->offset += length;
 }
 
-/// Reads the header of the PNG in `data` (kept, not copied: it must outlive the reader)
-/// and sets up the transformations to 8-bit RGB or RGBA rows. Returns 0 with `message`
-/// set on failure (the reader is then already closed).
-static inline int pf_png_reader_open(pf_png_reader *reader, const void *data, size_t size) {
+/// libpng's default user limits (`PNG_USER_WIDTH_MAX`, `PNG_USER_HEIGHT_MAX`: 1,000,000
+/// on Debian): the simplified API, which cannot raise them, reads PNGs within these.
+static inline png_uint_32 pf_png_default_width_max(void) {
+#ifdef PNG_USER_WIDTH_MAX
+    return PNG_USER_WIDTH_MAX;
+#else
+    return PNG_UINT_31_MAX;
+#endif
+}
+
+static inline png_uint_32 pf_png_default_height_max(void) {
+#ifdef PNG_USER_HEIGHT_MAX
+    return PNG_USER_HEIGHT_MAX;
+#else
+    return PNG_UINT_31_MAX;
+#endif
+}
+
+/// Creates the reader's libpng structures. Returns 0 with `message` set when it cannot.
+static int pf_png_reader_create(pf_png_reader *reader, const void *data, size_t size) {
     memset(reader, 0, sizeof *reader);
     reader->data = (const unsigned char *)data;
     reader->size = size;
@@ -91,17 +109,43 @@ static inline int pf_png_reader_open(pf_png_reader *reader, const void *data, si
         strcpy(reader->message, "libpng could not create a reader");
         return 0;
     }
+    return 1;
+}
+
+/// Reads up to the first IDAT chunk, under the caller's setjmp. libpng's own limits on
+/// width and height (1,000,000 each by default, "Invalid IHDR data" past them) are lifted
+/// to the format's: a 2,000,000×10 PNG is 20 megapixels. What refuses a decompression
+/// bomb is PostFeed's pixel-count limit, `max_pixels`, checked here from the IHDR before
+/// libpng allocates anything the size of a row (and by the Swift caller before this).
+static void pf_png_reader_read_header(pf_png_reader *reader, size_t max_pixels) {
+    png_set_read_fn(reader->png, reader, pf_png_reader_read);
+#ifdef PNG_SET_USER_LIMITS_SUPPORTED
+    png_set_user_limits(reader->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+#endif
+    png_read_info(reader->png, reader->info);
+    png_uint_32 width = png_get_image_width(reader->png, reader->info);
+    png_uint_32 height = png_get_image_height(reader->png, reader->info);
+    if (width == 0 || height == 0 || (size_t)width > max_pixels / (size_t)height) {
+        png_error(reader->png, "image has more pixels than allowed");
+    }
+}
+
+/// Reads the header of the PNG in `data` (kept, not copied: it must outlive the reader)
+/// and sets up the transformations to 8-bit RGB or RGBA rows. Returns 0 with `message`
+/// set on failure (the reader is then already closed), also when the image has more than
+/// `max_pixels` pixels.
+static inline int pf_png_reader_open(pf_png_reader *reader, const void *data, size_t size, size_t max_pixels) {
+    if (!pf_png_reader_create(reader, data, size)) return 0;
     if (setjmp(png_jmpbuf(reader->png))) {
         png_destroy_read_struct(&reader->png, &reader->info, NULL);
         return 0;
     }
-    png_set_read_fn(reader->png, reader, pf_png_reader_read);
 #if defined(PNG_IGNORE_ADLER32) && defined(PNG_SET_OPTION_SUPPORTED)
     // zlib's Adler-32 of the inflated rows is ~3 % of a preview's time; every IDAT chunk's
     // CRC-32 still guards the same data.
     png_set_option(reader->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
 #endif
-    png_read_info(reader->png, reader->info);
+    pf_png_reader_read_header(reader, max_pixels);
     // png_read_info stops after the first IDAT chunk's length and type.
     size_t after_header = reader->offset;
     reader->width = png_get_image_width(reader->png, reader->info);
@@ -141,6 +185,53 @@ static inline int pf_png_reader_open(pf_png_reader *reader, const void *data, si
     reader->channels = png_get_channels(reader->png, reader->info);
     if ((reader->channels != 3 && reader->channels != 4) || png_get_bit_depth(reader->png, reader->info) != 8) {
         reader->streamable = 0;
+    }
+    return 1;
+}
+
+/// Reads the header of the PNG in `data` and sets up the transformations the simplified
+/// API's `PNG_FORMAT_RGBA` makes (8-bit sRGB, straight alpha; 16-bit samples without a
+/// gAMA or sRGB chunk taken as linear; interlacing handled), for PNGs wider or taller
+/// than the simplified API accepts (``pf_png_default_width_max``). Returns 0 with
+/// `message` set on failure (the reader is then already closed), also when the image has
+/// more than `max_pixels` pixels. Then ``pf_png_reader_read_image``.
+static inline int pf_png_reader_open_rgba(pf_png_reader *reader, const void *data, size_t size, size_t max_pixels) {
+    if (!pf_png_reader_create(reader, data, size)) return 0;
+    if (setjmp(png_jmpbuf(reader->png))) {
+        png_destroy_read_struct(&reader->png, &reader->info, NULL);
+        return 0;
+    }
+    pf_png_reader_read_header(reader, max_pixels);
+    reader->width = png_get_image_width(reader->png, reader->info);
+    reader->height = png_get_image_height(reader->png, reader->info);
+    int depth = png_get_bit_depth(reader->png, reader->info);
+    int type = png_get_color_type(reader->png, reader->info);
+    // As png_image_read_direct: the file's default gamma first (linear for 16 bits), the
+    // output's (sRGB) last.
+    png_set_alpha_mode_fixed(reader->png, PNG_ALPHA_PNG, depth == 16 ? PNG_GAMMA_LINEAR : PNG_DEFAULT_sRGB);
+    png_set_expand(reader->png);
+    if (depth == 16) png_set_scale_16(reader->png);
+    if ((type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(reader->png);
+    if ((type & PNG_COLOR_MASK_ALPHA) == 0 && !png_get_valid(reader->png, reader->info, PNG_INFO_tRNS)) {
+        png_set_add_alpha(reader->png, 0xffff, PNG_FILLER_AFTER);
+    }
+    png_set_alpha_mode_fixed(reader->png, PNG_ALPHA_PNG, PNG_GAMMA_sRGB);
+    reader->passes = png_set_interlace_handling(reader->png);
+    png_read_update_info(reader->png, reader->info);
+    reader->channels = png_get_channels(reader->png, reader->info);
+    if (reader->channels != 4 || png_get_bit_depth(reader->png, reader->info) != 8) {
+        png_error(reader->png, "libpng gave no 8-bit RGBA rows");
+    }
+    return 1;
+}
+
+/// Reads the whole image opened by ``pf_png_reader_open_rgba`` into `pixels` (`height`
+/// rows of `stride` bytes, at least `width * 4`), every interlace pass. Returns 0 with
+/// `message` set on failure; the reader stays open (close it).
+static inline int pf_png_reader_read_image(pf_png_reader *reader, unsigned char *pixels, size_t stride) {
+    if (setjmp(png_jmpbuf(reader->png))) return 0;
+    for (int pass = 0; pass < reader->passes; pass++) {
+        for (png_uint_32 y = 0; y < reader->height; y++) png_read_row(reader->png, pixels + (size_t)y * stride, NULL);
     }
     return 1;
 }

@@ -9,6 +9,11 @@ internal import CPNG
 /// RGBA PNG is read on two threads (`pf_png_rows`: zlib inflates on a helper thread while
 /// this one unfilters and downscales), again the same rows; when that read fails, libpng's
 /// one-thread reader decides (it is lenient with damage after the last row).
+///
+/// libpng refuses a width or height over 1,000,000 by default (its user limits), and the
+/// simplified API cannot raise them; the row reader raises them, and a PNG past them is
+/// decoded whole by `pf_png_reader_open_rgba` (the simplified API's transformations, one
+/// libpng call at a time). The pixel-count limit is what refuses bombs, from the IHDR.
 struct PNGDecoder {
     let limit: Int
     /// From this many pixels on, a PNG libpng would not transform is inflated on a second
@@ -17,6 +22,11 @@ struct PNGDecoder {
     var twoThreadsFrom = ImageDecoder().twoThreadPNGPixelCount
 
     func headerSize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> PixelSize {
+        guard Self.simplifiedAPIReads(bytes) else {
+            return try withReader(bytes, open: pf_png_reader_open_rgba) { reader throws(ImageDecodingError) in
+                PixelSize(width: Int(reader.pointee.width), height: Int(reader.pointee.height))
+            }
+        }
         var image = pf_png_image_new()
         let size = try begin(&image, bytes)
         png_image_free(&image)
@@ -24,6 +34,7 @@ struct PNGDecoder {
     }
 
     func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> RGBAImage {
+        guard Self.simplifiedAPIReads(bytes) else { return try decodeBeyondLibPNGLimits(bytes) }
         var image = pf_png_image_new()
         // begin_read parses up to the first IDAT: the IHDR dimensions are checked below
         // before the pixel buffer exists.
@@ -46,17 +57,15 @@ struct PNGDecoder {
     /// The image scaled down to fit in `box` (never up): row by row when the PNG allows
     /// it, else decoded whole and downscaled.
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, fittingIn box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
-        // libpng keeps the reader's address (its I/O and error pointer) between calls:
-        // it lives at one fixed address, not in a Swift variable passed as `&`.
-        let reader = UnsafeMutablePointer<pf_png_reader>.allocate(capacity: 1)
-        reader.initialize(to: pf_png_reader())
-        defer { reader.deallocate() }
-        guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count) != 0 else {
-            throw refusal(bytes, Self.message(of: reader.pointee))
+        try withReader(bytes, open: pf_png_reader_open) { reader throws(ImageDecodingError) in
+            try decode(bytes, reader: reader, fittingIn: box)
         }
-        defer { pf_png_reader_close(reader) }
+    }
+
+    private func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, reader: UnsafeMutablePointer<pf_png_reader>, fittingIn box: PixelSize
+    ) throws(ImageDecodingError) -> RGBAImage {
         let size = PixelSize(width: Int(reader.pointee.width), height: Int(reader.pointee.height))
-        try checkDimensions(size, format: .png, limit: limit)
         let target = size.fitting(in: box)
         guard reader.pointee.streamable != 0, target != size else {
             return AreaDownscaler.downscale(try decode(bytes), to: target)
@@ -87,6 +96,52 @@ struct PNGDecoder {
         return scaler.image()
     }
 
+    /// A PNG wider or taller than the simplified API reads, decoded whole with its
+    /// transformations (`pf_png_reader_open_rgba`).
+    private func decodeBeyondLibPNGLimits(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> RGBAImage {
+        try withReader(bytes, open: pf_png_reader_open_rgba) { reader throws(ImageDecodingError) in
+            let width = Int(reader.pointee.width), height = Int(reader.pointee.height)
+            // Within the pixel limit (checked before opening), so these cannot overflow.
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            let ok = pixels.withUnsafeMutableBufferPointer { pixels in
+                pf_png_reader_read_image(reader, pixels.baseAddress, width * 4)
+            }
+            guard ok != 0 else { throw .corrupt(.png, Self.message(of: reader.pointee)) }
+            return RGBAImage(width: width, height: height, pixels: pixels)
+        }
+    }
+
+    /// Runs `body` with a row reader opened by `open` (``pf_png_reader_open`` or
+    /// ``pf_png_reader_open_rgba``) on `bytes`, after the IHDR's dimensions passed the
+    /// pixel limit; closes it after.
+    private func withReader<T>(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        open: (UnsafeMutablePointer<pf_png_reader>?, UnsafeRawPointer?, Int, Int) -> Int32,
+        _ body: (UnsafeMutablePointer<pf_png_reader>) throws(ImageDecodingError) -> T
+    ) throws(ImageDecodingError) -> T {
+        // The bomb check first, from the header, before libpng reads on.
+        if let declared = Self.declaredSize(bytes) { try checkDimensions(declared, format: .png, limit: limit) }
+        // libpng keeps the reader's address (its I/O and error pointer) between calls:
+        // it lives at one fixed address, not in a Swift variable passed as `&`.
+        let reader = UnsafeMutablePointer<pf_png_reader>.allocate(capacity: 1)
+        reader.initialize(to: pf_png_reader())
+        defer { reader.deallocate() }
+        guard open(reader, UnsafeRawPointer(bytes.baseAddress), bytes.count, max(0, limit)) != 0 else {
+            throw refusal(bytes, Self.message(of: reader.pointee))
+        }
+        defer { pf_png_reader_close(reader) }
+        let size = PixelSize(width: Int(reader.pointee.width), height: Int(reader.pointee.height))
+        try checkDimensions(size, format: .png, limit: limit)
+        return try body(reader)
+    }
+
+    /// Whether libpng's simplified API reads this PNG: its width and height are within
+    /// libpng's default user limits, which only a `png_struct` of our own can raise.
+    static func simplifiedAPIReads(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let size = declaredSize(bytes) else { return true }
+        return size.width <= Int(pf_png_default_width_max()) && size.height <= Int(pf_png_default_height_max())
+    }
+
     /// The rows from `pf_png_rows` into `scaler`, or nil when its thread could not start.
     private func decodeOnTwoThreads(
         _ bytes: UnsafeBufferPointer<UInt8>, reader: pf_png_reader, into scaler: inout RowDownscaler
@@ -115,7 +170,9 @@ struct PNGDecoder {
         let reader = UnsafeMutablePointer<pf_png_reader>.allocate(capacity: 1)
         reader.initialize(to: pf_png_reader())
         defer { reader.deallocate() }
-        guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count) != 0 else { return false }
+        guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count, ImageDecoder.defaultMaximumPixelCount) != 0 else {
+            return false
+        }
         defer { pf_png_reader_close(reader) }
         return reader.pointee.streamable != 0
     }
@@ -126,7 +183,9 @@ struct PNGDecoder {
         let reader = UnsafeMutablePointer<pf_png_reader>.allocate(capacity: 1)
         reader.initialize(to: pf_png_reader())
         defer { reader.deallocate() }
-        guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count) != 0 else { return false }
+        guard pf_png_reader_open(reader, bytes.baseAddress, bytes.count, ImageDecoder.defaultMaximumPixelCount) != 0 else {
+            return false
+        }
         defer { pf_png_reader_close(reader) }
         return reader.pointee.direct != 0
     }
