@@ -162,3 +162,82 @@ struct BrowseSmallWindowLayoutTests {
         #expect(BrowseScreen.thumbnailsFit(rows: 4, columns: 29))
     }
 }
+
+/// The help (`?`) laid out and scrolled as the detail view is (issue 16: at 50×12 its last
+/// keys were cut off).
+@Suite("browse help: scrolls on a short window")
+struct BrowseHelpLayoutTests {
+    static func help(scroll: Int, rows: Int, columns: Int) -> BrowseDetailLayout.Page {
+        BrowseDetailLayout.page(
+            above: [], text: BrowseHelp.lines, note: nil, scroll: scroll, rows: rows, columns: columns, leave: "closes the help")
+    }
+
+    @Test("50×12: the top says more below; scrolled to the end, the last key and 'end'")
+    func scrollsToTheLastKey() {
+        let top = Self.help(scroll: 0, rows: 12, columns: 50)
+        #expect(top.lines.first == "PostFeed · keys")
+        #expect(top.lines.last?.contains("more below") == true, "\(top.lines)")
+        // The closing line is cut at 50 columns, "more below" first; whole on a wider window.
+        let wide = Self.help(scroll: 0, rows: 12, columns: 100)
+        #expect(wide.lines.last?.hasSuffix("j/k/space/b scroll, any other key closes the help") == true, "\(wide.lines)")
+        let showsLast = top.lines.contains { $0.hasPrefix("  Ctrl-Z") }
+        #expect(!showsLast)
+        let end = Self.help(scroll: top.maxScroll, rows: 12, columns: 50)
+        let endShowsLast = end.lines.contains { $0.hasPrefix("  Ctrl-Z") }
+        #expect(endShowsLast, "\(end.lines)")
+        #expect(end.lines.last?.contains(", end") == true, "\(end.lines)")
+        // A window tall enough: everything, and any key closes.
+        let tall = Self.help(scroll: 0, rows: 40, columns: 100)
+        #expect(tall.maxScroll == 0 && tall.lines.last == "(any key closes the help)", "\(tall.lines)")
+    }
+
+    @Test("every size: exactly `rows` lines, none wider than the window, the closing line last, every key reachable")
+    func everySize() {
+        var failures: [String] = []
+        for rows in BrowseSmallWindowLayoutTests.heights {
+            for columns in BrowseSmallWindowLayoutTests.widths {
+                var seen: [String] = []
+                var scroll = 0
+                // Scrolled a screen at a time, as space does, to the end (on a window of 10
+                // columns or more: narrower, the top and the end alone, a walk there is long).
+                while true {
+                    let page = Self.help(scroll: scroll, rows: rows, columns: columns)
+                    if page.lines.count != rows { failures.append("\(columns)×\(rows): \(page.lines.count) lines") }
+                    if let wide = page.lines.first(where: { DisplayWidth.of($0) > columns }) {
+                        failures.append("\(columns)×\(rows): wider than the window: \(wide)")
+                    }
+                    seen += page.lines.dropLast()
+                    let delta = BrowseDetailLayout.scrollDelta(for: .character(" "), rows: rows) ?? 0
+                    let next = BrowseDetailLayout.scrolled(page.scroll, by: delta, maxScroll: page.maxScroll, imageRows: 0)
+                    if next == page.scroll { break }
+                    scroll = columns >= 10 ? next : page.maxScroll
+                }
+                // Every key's line is reached whole when the window is wide enough not to break it.
+                if rows >= 2, columns >= 100 {
+                    for line in BrowseHelp.lines where !line.isEmpty && !seen.contains(line) {
+                        failures.append("\(columns)×\(rows): never shows '\(line)'")
+                    }
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n")) (\(failures.count) in all)")
+    }
+
+    @Test("the detail view's scroll keys scroll the help; any other key leaves it")
+    func scrollKeys() {
+        #expect(BrowseDetailLayout.scrollDelta(for: .character("j"), rows: 12) == 1)
+        #expect(BrowseDetailLayout.scrollDelta(for: .up, rows: 12) == -1)
+        #expect(BrowseDetailLayout.scrollDelta(for: .character(" "), rows: 12) == 10)
+        #expect(BrowseDetailLayout.scrollDelta(for: .pageUp, rows: 12) == -10)
+        #expect(BrowseDetailLayout.scrollDelta(for: .character("?"), rows: 12) == nil)
+        #expect(BrowseDetailLayout.scrollDelta(for: .escape, rows: 12) == nil)
+        #expect(BrowseDetailLayout.scrollDelta(for: .character("q"), rows: 12) == nil)
+    }
+
+    @Test("wrapping keeps a line's own indent; a line broken goes on without one")
+    func wrapKeepsIndent() {
+        #expect(BrowseLayout.wrap("  j / ↓      next post", toColumns: 40) == ["  j / ↓      next post"])
+        #expect(BrowseLayout.wrap("  aaa bbb", toColumns: 6) == ["  aaa", "bbb"])
+        #expect(BrowseLayout.wrap("a b", toColumns: 40) == ["a b"])
+    }
+}

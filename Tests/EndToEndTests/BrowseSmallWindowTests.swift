@@ -91,4 +91,38 @@ struct BrowseSmallWindowTests {
             #expect(status == "exit 0\n", "\(status ?? "no status")")
         }
     }
+
+    @Test("? on a 50×12 window scrolls like the detail view: more below, space to the last key, k back up, any other key closes")
+    func helpScrolls() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 50, rows: 12)
+            try start(pane, sandbox: sandbox, server: server)
+            try await pane.requireScreen { $0.count > 2 && Self.isPost(1, $0[2]) }
+
+            // When: ?
+            try pane.type("?")
+            // Then: the top of the help, saying there is more below; the last key not yet shown
+            let top = try await pane.requireScreen { $0.first == "PostFeed · keys" && $0.last?.contains("more below") == true }
+            let showsLast = top.contains { $0.hasPrefix("  Ctrl-Z") }
+            #expect(!showsLast, "\(Self.text(top))")
+
+            // When: space, and more (the keys the detail view scrolls with); Then: the last key, at the end
+            try pane.type("   ")
+            let end = try await pane.requireScreen { $0.contains { $0.hasPrefix("  Ctrl-Z") } && $0.last?.contains(", end") == true }
+            #expect(end.first != "PostFeed · keys", "\(Self.text(end))")
+
+            // When: k; Then: one line back up, still the help, more below again
+            try pane.type("k")
+            let up = try await pane.requireScreen { $0.last?.contains("more below") == true }
+            #expect(up.first != "PostFeed · keys" && up.count == 12, "\(Self.text(up))")
+
+            // When: any other key; Then: the list again
+            try pane.type("x")
+            try await pane.requireScreen { $0.first?.hasPrefix("PostFeed · infinite · posts 1–") == true }
+            try pane.type("q")
+            let status = try await pane.waitForFile("browse.status")
+            #expect(status == "exit 0\n", "\(status ?? "no status")")
+        }
+    }
 }

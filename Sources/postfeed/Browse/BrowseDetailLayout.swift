@@ -4,8 +4,9 @@ import PostFeed
 /// The detail view (`o`) laid out for a window: its lines wrapped to the width (a word
 /// wider than the window broken, never cut), as many as fit from the scroll position, and a
 /// closing line saying how to scroll and go back when the post is taller than the window.
-/// Pure, so the layout is testable without a terminal; ``BrowseScreen`` keeps the scroll
-/// position and lays the view out again for every frame (a resize re-wraps at once).
+/// The help (`?`) is laid out and scrolled the same way. Pure, so the layout is testable
+/// without a terminal; ``BrowseScreen`` keeps the scroll position and lays the view out
+/// again for every frame (a resize re-wraps at once).
 enum BrowseDetailLayout {
     /// One frame of the detail view.
     struct Page: Equatable {
@@ -40,7 +41,10 @@ enum BrowseDetailLayout {
 
     /// The view for a window of `rows` × `columns`, scrolled to `scroll` lines: `above` (the
     /// image's blank rows, or a line saying why it is not drawn) then `text`, each wrapped.
-    static func page(above: [String], text: [String], note: String?, scroll: Int, rows: Int, columns: Int) -> Page {
+    /// `leave` says what any other key does, after "any key" ("closes the help").
+    static func page(
+        above: [String], text: [String], note: String?, scroll: Int, rows: Int, columns: Int, leave: String = "to go back"
+    ) -> Page {
         let columns = max(1, columns)
         let room = max(1, rows - 1)
         // The note (the post is gone upstream) heads the text, wrapped: a closing line
@@ -53,14 +57,28 @@ enum BrowseDetailLayout {
         shown += Array(repeating: "", count: room - shown.count)
         let closing: String
         if maxScroll == 0 {
-            closing = "(any key to go back)"
+            closing = "(any key \(leave))"
         } else {
             let last = scroll + min(room, wrapped.count - scroll)
             let more = scroll < maxScroll ? "more below · " : "end · "
-            closing = "lines \(scroll + 1)–\(last) of \(wrapped.count), \(more)j/k/space/b scroll, any other key to go back"
+            closing = "lines \(scroll + 1)–\(last) of \(wrapped.count), \(more)j/k/space/b scroll, any other key \(leave)"
         }
         let lines = (shown + [closing.terminalLine]).map { DisplayWidth.cut($0, toColumns: columns) }
         return Page(lines: Array(lines.suffix(max(1, rows))), scroll: scroll, maxScroll: maxScroll, showsImage: scroll == 0)
+    }
+
+    /// The lines `key` scrolls a view on a window `rows` high by: j/k (and the arrows) one,
+    /// space/b (and Page Down/Up) a window less the closing line and one line kept; `nil`
+    /// for any other key (which leaves the view).
+    static func scrollDelta(for key: RawTerminal.Key, rows: Int) -> Int? {
+        let screen = max(1, rows - 2)
+        switch key {
+        case .character("j"), .down: return 1
+        case .character("k"), .up: return -1
+        case .character(" "), .pageDown: return screen
+        case .character("b"), .pageUp: return -screen
+        default: return nil
+        }
     }
 
     /// The scroll position after moving `delta` lines from `scroll`: within 0…`maxScroll`,

@@ -20,7 +20,7 @@ enum BrowseHelp {
         "  i          thumbnails beside the posts on or off (--images; on for kitty, iTerm2, sixel)",
         "  r          refresh from the network: back to page 1; on failure the posts stay",
         "  l          the last message in full (a cut status line ends with [l])",
-        "  ?          this help",
+        "  ?          this help (j/k/space/b scroll it on a short window)",
         "  q          save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)",
         "  Ctrl-Z     suspend to the shell (the terminal restored); fg comes back",
     ]

@@ -185,19 +185,23 @@ enum BrowseLayout {
         return (lines + [closing.terminalLine]).map { DisplayWidth.cut($0, toColumns: columns) }
     }
 
-    /// `text` broken into lines of at most `columns` terminal columns, at spaces when it can.
+    /// `text` broken into lines of at most `columns` terminal columns, at spaces when it can;
+    /// its own leading spaces (an indent) kept.
     static func wrap(_ text: String, toColumns columns: Int) -> [String] {
         let columns = max(1, columns)
         var lines: [String] = []
         var line = ""
         var width = 0
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+        for (index, word) in text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
             let wordWidth = DisplayWidth.of(word)
+            // The space before a word: none at the start of the text, none at a line break.
+            var spaced = index > 0
             if width > 0, width + 1 + wordWidth > columns {
                 lines.append(line)
                 (line, width) = ("", 0)
+                spaced = false
             }
-            if width > 0 {
+            if spaced {
                 line += " "
                 width += 1
             }

@@ -12,7 +12,11 @@ extension BrowseScreen {
             // A key that scrolls the detail view keeps it; any other closes it.
             if !scrollDetail(key, above: above, text: text) { closeOverlay() }
             return true
-        case .help, .message:
+        case .help:
+            // A key that scrolls the help keeps it; any other closes it.
+            if !scrollHelp(key) { closeOverlay() }
+            return true
+        case .message:
             closeOverlay()
             return true
         case .goTo(let typed):
@@ -29,7 +33,9 @@ extension BrowseScreen {
         let statusShown = statusText
         status = ""
         switch key {
-        case .character("?"): overlay = .help
+        case .character("?"):
+            overlay = .help
+            helpScroll = 0
         case .character("l"):
             messageShown = statusShown.isEmpty ? lastMessage : statusShown
             overlay = .message
@@ -52,18 +58,19 @@ extension BrowseScreen {
     private func scrollDetail(_ key: RawTerminal.Key, above: [String], text: [String]) -> Bool {
         guard let size = terminal.size else { return false }
         let page = detailPage(above: above, text: text, size: size)
-        guard page.maxScroll > 0 else { return false }
-        let screen = max(1, size.rows - 2)
-        let delta: Int
-        switch key {
-        case .character("j"), .down: delta = 1
-        case .character("k"), .up: delta = -1
-        case .character(" "), .pageDown: delta = screen
-        case .character("b"), .pageUp: delta = -screen
-        default: return false
-        }
+        guard page.maxScroll > 0, let delta = BrowseDetailLayout.scrollDelta(for: key, rows: size.rows) else { return false }
         detailScroll = BrowseDetailLayout.scrolled(
             page.scroll, by: delta, maxScroll: page.maxScroll, imageRows: detailPreview == nil ? 0 : above.count)
+        return true
+    }
+
+    /// The detail view's scroll keys on a help taller than the window; returns `false` for
+    /// any other key, and when the help fits (the key then closes it, as it always did).
+    private func scrollHelp(_ key: RawTerminal.Key) -> Bool {
+        guard let size = terminal.size else { return false }
+        let page = helpPage(size: size)
+        guard page.maxScroll > 0, let delta = BrowseDetailLayout.scrollDelta(for: key, rows: size.rows) else { return false }
+        helpScroll = BrowseDetailLayout.scrolled(page.scroll, by: delta, maxScroll: page.maxScroll, imageRows: 0)
         return true
     }
 
@@ -280,6 +287,7 @@ extension BrowseScreen {
     /// detail load or preview still running.
     func closeOverlay() {
         overlay = nil
+        helpScroll = 0
         cancel(.detail)
         cancel(.preview)
         detailPreview = nil

@@ -217,7 +217,11 @@ extension BrowseScreen {
             terminal.drawFrame(page.lines)
             if page.showsImage, let detailPreview { terminal.write(Self.placed(detailPreview, row: 1, column: 1)) }
         case .help:
-            draw(text: BrowseHelp.lines, closing: "(any key closes the help)", size: size)
+            guard let size else {
+                draw(text: BrowseHelp.lines, closing: "(any key closes the help)", size: nil)
+                return
+            }
+            terminal.drawFrame(helpPage(size: size).lines)
         case .message:
             draw(text: [messageShown.isEmpty ? "No message yet." : messageShown], closing: "(any key closes this)", size: size, wrap: true)
         default:
@@ -237,6 +241,13 @@ extension BrowseScreen {
     func detailPage(above: [String], text: [String], size: (rows: Int, columns: Int)) -> BrowseDetailLayout.Page {
         BrowseDetailLayout.page(
             above: above, text: text, note: detailNote, scroll: detailScroll, rows: size.rows, columns: size.columns)
+    }
+
+    /// The help for `size` at its scroll position: laid out and scrolled as the detail view is.
+    func helpPage(size: (rows: Int, columns: Int)) -> BrowseDetailLayout.Page {
+        BrowseDetailLayout.page(
+            above: [], text: BrowseHelp.lines, note: nil, scroll: helpScroll, rows: size.rows, columns: size.columns,
+            leave: "closes the help")
     }
 
     private func draw(text: [String], closing: String, size: (rows: Int, columns: Int)?, wrap: Bool = false) {

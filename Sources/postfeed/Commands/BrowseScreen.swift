@@ -117,6 +117,8 @@ final class BrowseScreen {
     var detailNote: String?
     /// Lines the detail view is scrolled by (a post taller than the window).
     var detailScroll = 0
+    /// Lines the help (`?`) is scrolled by (a window shorter than the keys).
+    var helpScroll = 0
     /// The status line said once that `--offline` leaves expired cached posts unchecked.
     var offlineNoted = false
     /// List thumbnails on (`i`); on at the start for kitty, iTerm2 and sixel.
@@ -137,7 +139,7 @@ final class BrowseScreen {
         case goTo(typed: String)
         /// The `/` search prompt with what has been typed so far.
         case search(typed: String)
-        /// Every key; any key closes it.
+        /// Every key; j/k/space/b scroll it when the window is too short, any other key closes it.
         case help
         /// The last message in full; any key closes it.
         case message
