@@ -24,7 +24,7 @@ struct Browse: AsyncParsableCommand {
                       iTerm2 and sixel; --images none draws none)
               r       refresh: back to page 1 from the network; on failure the posts stay
               l       the last message in full (a cut status line ends with [l])
-              ?       every key
+              ?       every key (j/k/space/b scroll it on a short window)
               q       save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)
               Ctrl-Z  suspend to the shell, the terminal restored; fg comes back
 
@@ -43,7 +43,9 @@ struct Browse: AsyncParsableCommand {
             protocol from the terminal, and draws nothing when the output is not one.
 
             On a terminal the screen is the alternate screen, laid out again when the
-            window is resized; the terminal is restored on every way out. The header is
+            window is resized (below 7 rows the rules and the hints line make room for the
+            posts; on 1 or 2 rows the current post and the status line); the terminal is
+            restored on every way out. The header is
             in colour unless NO_COLOR is set; the current post is in reverse video.
 
             Keys may also be piped in, one byte each: printf 'jjmq' | postfeed browse
