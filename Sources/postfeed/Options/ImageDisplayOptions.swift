@@ -27,7 +27,7 @@ struct ImageDisplayOptions: ParsableArguments {
     }
 
     /// The box a preview above text gets: the terminal's width, at most half its height
-    /// (80 × 12 when the output is not a terminal).
+    /// (piped: from COLUMNS and LINES, else 80 × 12; see ``Terminal/size``).
     static var previewBox: PixelSize {
         let size = Terminal.size
         return PixelSize(width: max(1, size.columns), height: max(1, size.rows / 2))

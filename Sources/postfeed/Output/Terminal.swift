@@ -29,11 +29,28 @@ enum Terminal {
     /// Columns of the terminal, 80 when unknown.
     static var width: Int { size.columns }
 
-    /// Columns and rows of the terminal on stdout, 80 × 24 when unknown.
+    /// Columns and rows of the terminal on stdout. Where it says none (piped, or a
+    /// terminal answering 0), `COLUMNS` and `LINES` when they are positive numbers (at most
+    /// ``largestSize``), else 80 × 24.
     static var size: (columns: Int, rows: Int) {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return (80, 24) }
-        return (size.ws_col > 0 ? Int(size.ws_col) : 80, size.ws_row > 0 ? Int(size.ws_row) : 24)
+        let answered = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0
+        let environment = ProcessInfo.processInfo.environment
+        let columns = answered && size.ws_col > 0 ? Int(size.ws_col) : dimension(environment["COLUMNS"]) ?? 80
+        let rows = answered && size.ws_row > 0 ? Int(size.ws_row) : dimension(environment["LINES"]) ?? 24
+        return (columns, rows)
+    }
+
+    /// The most columns or rows `COLUMNS` and `LINES` can ask for: a larger value is taken
+    /// as this (no preview or line the size of a mistyped number).
+    static let largestSize = 1000
+
+    /// A `COLUMNS` or `LINES` value: decimal digits only, positive; capped at
+    /// ``largestSize`` (also a number too long for an `Int`). Anything else is nil.
+    static func dimension(_ value: String?) -> Int? {
+        guard let value, !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              value.contains(where: { $0 != "0" }) else { return nil }
+        return min(Int(value) ?? largestSize, largestSize)
     }
 
     /// One cell in pixels, when the terminal reports its size in pixels (many do not).

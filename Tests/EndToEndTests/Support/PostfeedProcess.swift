@@ -97,6 +97,9 @@ enum PostfeedProcess {
         environment["HOME"] = sandbox.path
         environment["XDG_CACHE_HOME"] = sandbox.appendingPathComponent(".xdg-cache").path
         environment["TERM"] = "dumb"
+        // Piped output follows COLUMNS and LINES: a test that wants a width sets them.
+        environment.removeValue(forKey: "COLUMNS")
+        environment.removeValue(forKey: "LINES")
         // The machine's proxy settings are not the test's: a test that wants one sets it.
         for name in ["http_proxy", "https_proxy", "all_proxy", "no_proxy"] {
             environment.removeValue(forKey: name)

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// Issue 17: piped, `show`'s preview was always 80 × 24 (the box 80 × 12), whatever
+/// COLUMNS and LINES said. Now valid positive values size piped output (capped); anything
+/// else is ignored and the 80 × 24 default stays.
+@Suite("postfeed show piped: COLUMNS and LINES size the preview")
+struct PipedSizeTests {
+    /// `text` without its escape sequences (CSI colour codes): what a terminal shows.
+    static func visible(_ text: String) -> String {
+        text.replacing(/\x1B\[[0-9;:?]*[ -\/]*[@-~]/, with: "")
+    }
+
+    /// The lines `show 42 --images symbols` printed above the post's title.
+    static func previewLines(_ run: PostfeedResult) -> [String] {
+        ShowImageTests.preview(run).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            .filter { !$0.isEmpty }
+    }
+
+    @Test("COLUMNS=40 draws 40 columns, COLUMNS=100 draws 100; LINES bounds the height; the text wraps at COLUMNS")
+    func columnsAndLinesSizeThePreview() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let arguments = ["show", "42", "--images", "symbols"]
+            // Post 42's image is square: with 200 lines, the width is what bounds it.
+            let narrow = try await sandbox.run(arguments, against: server, environment: ["COLUMNS": "40", "LINES": "200"])
+            let wide = try await sandbox.run(arguments, against: server, environment: ["COLUMNS": "100", "LINES": "200"])
+            let short = try await sandbox.run(arguments, against: server, environment: ["COLUMNS": "100", "LINES": "10"])
+            try #require(narrow.succeeded && wide.succeeded && short.succeeded, "\(narrow)\n\(wide)\n\(short)")
+
+            let narrowLines = Self.previewLines(narrow)
+            let wideLines = Self.previewLines(wide)
+            #expect(!narrowLines.isEmpty && !wideLines.isEmpty, "\(narrow)\n\(wide)")
+            let narrowWidths = narrowLines.map { Self.visible($0).count }
+            let wideWidths = wideLines.map { Self.visible($0).count }
+            #expect(narrowWidths.max() == 40, "\(narrowWidths)")
+            #expect(wideWidths.max() == 100, "\(wideWidths)")
+            #expect(narrow.standardOutput != wide.standardOutput)
+            // Half of LINES for the preview, as on a terminal.
+            #expect(Self.previewLines(short).count <= 5, "\(short.standardOutput)")
+            // The post's text wraps at the same width.
+            let lines = narrow.standardOutput.components(separatedBy: "\n")
+            let title = try #require(lines.firstIndex(of: ShowImageTests.title42), "\(narrow.standardOutput)")
+            // The title, the meta line, a blank line, then the body up to the next blank line.
+            let body = lines[(title + 3)...].prefix { !$0.isEmpty }
+            let bodyWidths = body.map(\.count)
+            #expect(!bodyWidths.isEmpty && bodyWidths.max() ?? 0 <= 40, "\(narrow.standardOutput)")
+        }
+    }
+
+    @Test("COLUMNS or LINES that are not a positive number change nothing; a huge one is capped")
+    func invalidValuesAreIgnored() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let arguments = ["show", "42", "--images", "symbols"]
+            let plain = try await sandbox.run(arguments, against: server)
+            try #require(plain.succeeded, "\(plain)")
+            let plainWidths = Self.previewLines(plain).map(Self.visible).map(\.count)
+            // 80 × 24: a box of 80 × 12 cells, 24 columns for a square image.
+            #expect(plainWidths.max() == 24 && Self.previewLines(plain).count == 12, "\(plain)")
+            for value in ["", "abc", "0", "000", "-40", "+40", "40.5", " 40", "4O", "٤٠"] {
+                let run = try await sandbox.run(arguments, against: server, environment: ["COLUMNS": value, "LINES": value])
+                #expect(run.succeeded, "\(value): \(run)")
+                #expect(Self.previewLines(run) == Self.previewLines(plain), "COLUMNS=LINES='\(value)'")
+            }
+            // A huge number, even one too long for an Int, is taken as 1000 columns, 1000 lines.
+            for value in ["1000000", "99999999999999999999999999"] {
+                let huge = try await sandbox.run(arguments, against: server, environment: ["COLUMNS": value, "LINES": value])
+                #expect(huge.succeeded, "\(huge)")
+                let widths = Self.previewLines(huge).map(Self.visible).map(\.count)
+                #expect(widths.max() == 1000 && widths.count == 500, "\(value): \(widths.max() ?? 0), \(widths.count) lines")
+            }
+        }
+    }
+}
