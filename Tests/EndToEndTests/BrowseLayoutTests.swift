@@ -94,15 +94,19 @@ struct BrowseLayoutTests {
         #expect(painted[2].hasPrefix(BrowseLayout.reverseVideo))
     }
 
-    @Test("a message wraps to the width in the l overlay")
+    @Test("a message wraps to the width in the l overlay, and scrolls to its end on a short window")
     func wrappedMessage() {
-        let text = String(repeating: "word ", count: 40)
-        let lines = BrowseLayout.overlayLines([text], closing: "(close)", rows: 10, columns: 30, wrap: true)
-        #expect(lines.count == 10)
-        let filled = lines.dropLast().filter { !$0.isEmpty }.count
-        let fits = lines.allSatisfy { DisplayWidth.of($0) <= 30 }
-        #expect(filled >= 6, "\(lines)")
-        #expect(fits, "a line wider than 30 columns: \(lines)")
+        let text = (1...40).map { "word\($0)" }.joined(separator: " ")
+        let first = BrowseDetailLayout.page(above: [], text: [text], note: nil, scroll: 0, rows: 6, columns: 30, leave: "closes this")
+        #expect(first.lines.count == 6)
+        let fits = first.lines.allSatisfy { DisplayWidth.of($0) <= 30 }
+        #expect(fits, "a line wider than 30 columns: \(first.lines)")
+        #expect(first.maxScroll > 0, "\(first.lines)")
+        #expect(first.lines.last?.contains("more below") == true, "\(first.lines)")
+        let last = BrowseDetailLayout.page(
+            above: [], text: [text], note: nil, scroll: first.maxScroll, rows: 6, columns: 30, leave: "closes this")
+        let shown = last.lines.dropLast().joined(separator: " ")
+        #expect(shown.contains("word40"), "\(last.lines)")
     }
 
     @Test("s and u: most popular first across the loaded posts, ties in feed order; unseen hides earlier runs' posts but not this run's")

@@ -173,18 +173,6 @@ enum BrowseLayout {
         return lines
     }
 
-    /// A text overlay (a post in full, the help, a message) on a terminal: cut (or, with
-    /// `wrap`, wrapped) to the screen, the closing hint always on the last line.
-    static func overlayLines(_ text: [String], closing: String, rows: Int, columns: Int, wrap: Bool = false) -> [String] {
-        let columns = max(1, columns)
-        let room = max(0, rows - 1)
-        let text = text.map(\.terminalLine)
-        let source = wrap ? text.flatMap { Self.wrap($0, toColumns: columns) } : text
-        var lines = Array(source.prefix(room))
-        lines += Array(repeating: "", count: room - lines.count)
-        return (lines + [closing.terminalLine]).map { DisplayWidth.cut($0, toColumns: columns) }
-    }
-
     /// `text` broken into lines of at most `columns` terminal columns, at spaces when it can;
     /// its own leading spaces (an indent) kept.
     static func wrap(_ text: String, toColumns columns: Int) -> [String] {

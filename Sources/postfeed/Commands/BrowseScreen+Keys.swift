@@ -12,12 +12,9 @@ extension BrowseScreen {
             // A key that scrolls the detail view keeps it; any other closes it.
             if !scrollDetail(key, above: above, text: text) { closeOverlay() }
             return true
-        case .help:
-            // A key that scrolls the help keeps it; any other closes it.
-            if !scrollHelp(key) { closeOverlay() }
-            return true
-        case .message:
-            closeOverlay()
+        case .help, .message:
+            // A key that scrolls the help or a long message keeps it; any other closes it.
+            if !scrollText(key) { closeOverlay() }
             return true
         case .goTo(let typed):
             typeGoTo(key, into: typed)
@@ -35,10 +32,11 @@ extension BrowseScreen {
         switch key {
         case .character("?"):
             overlay = .help
-            helpScroll = 0
+            textScroll = 0
         case .character("l"):
             messageShown = statusShown.isEmpty ? lastMessage : statusShown
             overlay = .message
+            textScroll = 0
         case .character("i"): toggleThumbnails()
         case .escape: escape()
         case .character("m"): await toggleMode()
@@ -66,11 +64,10 @@ extension BrowseScreen {
 
     /// The detail view's scroll keys on a help taller than the window; returns `false` for
     /// any other key, and when the help fits (the key then closes it, as it always did).
-    private func scrollHelp(_ key: RawTerminal.Key) -> Bool {
-        guard let size = terminal.size else { return false }
-        let page = helpPage(size: size)
+    private func scrollText(_ key: RawTerminal.Key) -> Bool {
+        guard let size = terminal.size, let page = textPage(size: size) else { return false }
         guard page.maxScroll > 0, let delta = BrowseDetailLayout.scrollDelta(for: key, rows: size.rows) else { return false }
-        helpScroll = BrowseDetailLayout.scrolled(page.scroll, by: delta, maxScroll: page.maxScroll, imageRows: 0)
+        textScroll = BrowseDetailLayout.scrolled(page.scroll, by: delta, maxScroll: page.maxScroll, imageRows: 0)
         return true
     }
 
@@ -287,7 +284,7 @@ extension BrowseScreen {
     /// detail load or preview still running.
     func closeOverlay() {
         overlay = nil
-        helpScroll = 0
+        textScroll = 0
         cancel(.detail)
         cancel(.preview)
         detailPreview = nil

@@ -210,20 +210,19 @@ extension BrowseScreen {
             terminal.write(clearsImages)
             guard let size else {
                 let wrapped = text.flatMap { BrowseLayout.wrap($0, toColumns: 80) }
-                draw(text: above + wrapped, closing: detailNote.map { "\($0) (any key to go back)" } ?? "(any key to go back)", size: nil)
+                drawPiped(text: above + wrapped, closing: detailNote.map { "\($0) (any key to go back)" } ?? "(any key to go back)")
                 return
             }
             let page = detailPage(above: above, text: text, size: size)
             terminal.drawFrame(page.lines)
             if page.showsImage, let detailPreview { terminal.write(Self.placed(detailPreview, row: 1, column: 1)) }
-        case .help:
-            guard let size else {
-                draw(text: BrowseHelp.lines, closing: "(any key closes the help)", size: nil)
+        case .help, .message:
+            guard let size, let page = textPage(size: size) else {
+                let closing = overlay == .help ? "(any key closes the help)" : "(any key closes this)"
+                drawPiped(text: overlay == .help ? BrowseHelp.lines : [messageText], closing: closing)
                 return
             }
-            terminal.drawFrame(helpPage(size: size).lines)
-        case .message:
-            draw(text: [messageShown.isEmpty ? "No message yet." : messageShown], closing: "(any key closes this)", size: size, wrap: true)
+            terminal.drawFrame(page.lines)
         default:
             let frame = frame()
             if let size {
@@ -243,20 +242,26 @@ extension BrowseScreen {
             above: above, text: text, note: detailNote, scroll: detailScroll, rows: size.rows, columns: size.columns)
     }
 
-    /// The help for `size` at its scroll position: laid out and scrolled as the detail view is.
-    func helpPage(size: (rows: Int, columns: Int)) -> BrowseDetailLayout.Page {
-        BrowseDetailLayout.page(
-            above: [], text: BrowseHelp.lines, note: nil, scroll: helpScroll, rows: size.rows, columns: size.columns,
-            leave: "closes the help")
+    /// The help or the whole last message (`l`) for `size` at its scroll position: laid out
+    /// and scrolled as the detail view is. `nil` when neither is open.
+    func textPage(size: (rows: Int, columns: Int)) -> BrowseDetailLayout.Page? {
+        let (text, leave): ([String], String)
+        switch overlay {
+        case .help: (text, leave) = (BrowseHelp.lines, "closes the help")
+        case .message: (text, leave) = ([messageText], "closes this")
+        default: return nil
+        }
+        return BrowseDetailLayout.page(
+            above: [], text: text, note: nil, scroll: textScroll, rows: size.rows, columns: size.columns, leave: leave)
     }
 
-    private func draw(text: [String], closing: String, size: (rows: Int, columns: Int)?, wrap: Bool = false) {
-        if let size {
-            terminal.drawFrame(BrowseLayout.overlayLines(text, closing: closing, rows: size.rows, columns: size.columns, wrap: wrap))
-        } else {
-            terminal.clearScreen()
-            terminal.write((text + ["", closing]).joined(separator: "\n") + "\n")
-        }
+    /// What `l` shows.
+    private var messageText: String { messageShown.isEmpty ? "No message yet." : messageShown }
+
+    /// An overlay into a pipe (no window size): the text, then how to close it.
+    private func drawPiped(text: [String], closing: String) {
+        terminal.clearScreen()
+        terminal.write((text + ["", closing]).joined(separator: "\n") + "\n")
     }
 
     /// The shown posts' entries, as the list draws them.

@@ -117,8 +117,9 @@ final class BrowseScreen {
     var detailNote: String?
     /// Lines the detail view is scrolled by (a post taller than the window).
     var detailScroll = 0
-    /// Lines the help (`?`) is scrolled by (a window shorter than the keys).
-    var helpScroll = 0
+    /// Lines the help (`?`) or the whole last message (`l`) is scrolled by (a window
+    /// shorter than the text).
+    var textScroll = 0
     /// The status line said once that `--offline` leaves expired cached posts unchecked.
     var offlineNoted = false
     /// List thumbnails on (`i`); on at the start for kitty, iTerm2 and sixel.
