@@ -44,13 +44,21 @@ struct Show: AsyncParsableCommand {
         let id = try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) ?? 0
         try await Session.run(backend) { client in
             let post = try await client.repository.post(id: id, cachePolicy: .useCache)
+            // The text is here; a slow image would otherwise leave the terminal silent. The
+            // note is erased before the preview (above the text) or anything else is written.
+            let note = client.backend.imageURL(for: post).map { url in
+                LoadingNote.start("loading image for post \(id) from \(url.host ?? "the backend")…")
+            }
+            defer { note?.end() }
             let image = await client.image(for: post)
             if json {
+                note?.end()
                 try JSONOutput.print(PostLine(position: 0, post: post, image: image.map(ImageSummary.init)).detailJSON)
             } else {
                 if let response = image?.response {
-                    try await drawPreview(of: response, postID: id, client: client)
+                    try await drawPreview(of: response, postID: id, client: client, note: note)
                 }
+                note?.end()
                 print(PostRenderer.detail(post, image: image.map(ImageSummary.init)))
             }
             if open {
@@ -61,15 +69,20 @@ struct Show: AsyncParsableCommand {
     }
 
     /// The preview above the text; an image that cannot be drawn is one line on stderr,
-    /// and the text follows as usual.
-    private func drawPreview(of response: ImageResponse, postID id: Int, client: FeedClient) async throws {
+    /// and the text follows as usual. `note` (the loading note) stays up while the image
+    /// is decoded, and is erased just before anything is written.
+    private func drawPreview(
+        of response: ImageResponse, postID id: Int, client: FeedClient, note: LoadingNote?
+    ) async throws {
         let style = display.style()
         guard style.imageProtocol != .none else { return }
         do {
             let preview = try await client.previews.preview(of: response, fittingIn: ImageDisplayOptions.previewBox, style: style)
+            note?.end()
             guard !preview.text.isEmpty else { return }
             try StandardStream.output.write(preview.text + "\n")
         } catch {
+            note?.end()
             Terminal.note("postfeed: the image of post \(id) is not drawn: \(error)")
         }
     }
