@@ -173,7 +173,8 @@ public final class FeedClient: Sendable {
             at: location.thumbnailCache, fallback: fallback, configuration: configuration.thumbnailCache, logger: logger,
             fallbackReasons: &fallbackReasons)
         let fellBack = !fallbackReasons.isEmpty
-        previews = ImagePreviewer(thumbnails: ThumbnailCache(disk: thumbnailCache, originals: imageCache))
+        previews = ImagePreviewer(
+            thumbnails: ThumbnailCache(disk: thumbnailCache, originals: imageCache), telemetry: configuration.telemetry)
         fallbackCacheFolder = fellBack ? fallback : nil
         // One cached-HTTP path for pages and images; offline is its cache-only policy.
         let loader = CachedHTTPLoader(

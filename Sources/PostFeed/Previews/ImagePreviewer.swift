@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import PostFeedImaging
 import Synchronization
@@ -22,11 +23,15 @@ public final class ImagePreviewer: Sendable {
     /// their header).
     public let decoder: ImageDecoder
     private let decodes = Atomic<Int>(0)
+    private let metrics: PreviewMetrics
 
-    /// A previewer keeping its thumbnails in `thumbnails`.
-    public init(thumbnails: ThumbnailCache, decoder: ImageDecoder = ImageDecoder()) {
+    /// A previewer keeping its thumbnails in `thumbnails`, counting its thumbnail hits,
+    /// misses and decodes through `telemetry`'s metrics factory
+    /// (`postfeed_thumbnail_lookups_total`, `postfeed_image_decodes_total`).
+    public init(thumbnails: ThumbnailCache, decoder: ImageDecoder = ImageDecoder(), telemetry: FeedTelemetry = .system) {
         self.thumbnails = thumbnails
         self.decoder = decoder
+        metrics = PreviewMetrics(factory: telemetry.metricsFactory ?? MetricsSystem.factory)
     }
 
     /// How many originals this previewer has decoded: a preview served from the
@@ -47,13 +52,18 @@ public final class ImagePreviewer: Sendable {
         }
         let validator = thumbnails.validator(for: image)
         let key = ThumbnailCache.key(originalKey: image.cacheKey, validator: validator, cells: cells, style: style)
-        if let stored = thumbnails.preview(forKey: key, style: style) { return stored }
+        if let stored = thumbnails.preview(forKey: key, style: style) {
+            metrics.thumbnailHits.increment()
+            return stored
+        }
+        metrics.thumbnailMisses.increment()
         if Task.isCancelled { throw .cancelled(image.url) }
 
         let renderer = style.renderer
         // libchafa sets itself up on another core while this one decodes.
         TerminalImageRenderer.prepareInBackground()
         decodes.add(1, ordering: .relaxed)
+        metrics.decodes.increment()
         let pixels: RGBAImage
         do {
             pixels = try decoder.decode(image.data, fittingIn: renderer.pixelBox(forCells: cells))

@@ -7,6 +7,8 @@ import Synchronization
 ///
 ///     postfeed: cache: memory 3 hits, disk 12 hits, network 5 fetches (2 revalidated 304), 1 retry
 ///
+/// A run that drew previews adds `thumbnails 1 hit, 0 misses, 0 decodes`.
+///
 /// Timers, gauges and meters are not summarized (their handlers do nothing).
 final class RunSummaryMetrics: MetricsFactory {
     private let totals = Mutex<[String: Int64]>([:])
@@ -41,6 +43,13 @@ final class RunSummaryMetrics: MetricsFactory {
         ]
         for (label, one, many) in extras where total(label) > 0 {
             parts.append(counted(total(label), one, many))
+        }
+        // Previews drawn or read back: the thumbnail cache, and the decodes it saved.
+        let thumbnailHits = total("postfeed_thumbnail_lookups_total", "result", "hit")
+        let thumbnailMisses = total("postfeed_thumbnail_lookups_total", "result", "miss")
+        if thumbnailHits + thumbnailMisses > 0 {
+            parts.append("thumbnails \(counted(thumbnailHits, "hit")), \(counted(thumbnailMisses, "miss", "misses")), "
+                         + counted(total("postfeed_image_decodes_total"), "decode"))
         }
         return "cache: " + parts.joined(separator: ", ")
     }
