@@ -33,7 +33,7 @@ import Testing
 
     /// A `width`×`height` 16-bit gray Adam7 PNG whose row y is all `level(y)`: not read
     /// row by row, so a preview decodes it whole.
-    static func interlaced16(width: Int, height: Int, level: (Int) -> UInt16) -> Data {
+    static func interlaced16(width: Int, height: Int, bitDepth: UInt8 = 16, level: (Int) -> UInt16) -> Data {
         let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
         var raw: [UInt8] = []
         for (x0, y0, dx, dy) in passes where x0 < width {
@@ -41,10 +41,10 @@ import Testing
             for y in stride(from: y0, to: height, by: dy) {
                 let value = level(y)
                 raw.append(0)
-                for _ in 0..<columns { raw += [UInt8(value >> 8), UInt8(value & 0xFF)] }
+                for _ in 0..<columns { raw += bitDepth == 16 ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value >> 8)] }
             }
         }
-        return ZlibPNG.encode(width: width, height: height, colorType: 0, bitDepth: 16, interlacedRows: raw)
+        return ZlibPNG.encode(width: width, height: height, colorType: 0, bitDepth: bitDepth, interlacedRows: raw)
     }
 
     /// The gray level of pixel `x` of row `y` (all channels equal, opaque).
@@ -108,6 +108,27 @@ import Testing
         #expect(Self.level(reference, 0, 1) != Self.level(reference, 0, 2))
         let preview = try decoder.decode(wide, fittingIn: box)
         #expect(preview.size == PixelSize(width: 64, height: 1))
+    }
+
+    /// A small interlaced PNG (16 or 8 bits), within libpng's limits, decodes to the same pixels as
+    /// the same rows not interlaced, whole and as a preview. libpng 1.6.39's simplified
+    /// API mixed up rows of such images (rows 0 and 2 of this one were wrong).
+    @Test(arguments: [PixelSize(width: 9, height: 4), PixelSize(width: 33, height: 17), PixelSize(width: 1, height: 9)], [UInt8(16), 8])
+    func aSmallInterlacedPNGKeepsItsRows(_ size: PixelSize, bitDepth: UInt8) throws {
+        let level = { (y: Int) -> UInt16 in UInt16(truncatingIfNeeded: (y * 0x2F1D + 0x0123) % 0x10000) }
+        let interlaced = Self.interlaced16(width: size.width, height: size.height, bitDepth: bitDepth, level: level)
+        let plain = TestPNG(width: size.width, height: size.height, colorType: 0, bitDepth: bitDepth) { _, y in
+            [bitDepth == 16 ? Int(level(y)) : Int(level(y) >> 8)]
+        }.encode()
+        let reference = try decoder.decode(plain)
+        let whole = try decoder.decode(interlaced)
+        #expect(whole.size == size)
+        for y in 0..<size.height {
+            #expect(Self.level(whole, 0, y) == Self.level(reference, 0, y), "row \(y)")
+            #expect(Self.level(whole, size.width - 1, y) == Self.level(reference, size.width - 1, y), "row \(y)")
+        }
+        let small = PixelSize(width: 4, height: 4)
+        #expect(try decoder.decode(interlaced, fittingIn: small).pixels == (try decoder.decode(plain, fittingIn: small)).pixels)
     }
 
     /// Past libpng's limits, the pixel-count limit still refuses a bomb from its header,

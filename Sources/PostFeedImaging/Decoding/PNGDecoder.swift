@@ -34,7 +34,7 @@ struct PNGDecoder {
     }
 
     func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> RGBAImage {
-        guard Self.simplifiedAPIReads(bytes) else { return try decodeBeyondLibPNGLimits(bytes) }
+        guard Self.simplifiedAPIReads(bytes) else { return try decodeWithoutSimplifiedAPI(bytes) }
         var image = pf_png_image_new()
         // begin_read parses up to the first IDAT: the IHDR dimensions are checked below
         // before the pixel buffer exists.
@@ -96,9 +96,9 @@ struct PNGDecoder {
         return scaler.image()
     }
 
-    /// A PNG wider or taller than the simplified API reads, decoded whole with its
-    /// transformations (`pf_png_reader_open_rgba`).
-    private func decodeBeyondLibPNGLimits(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> RGBAImage {
+    /// A PNG the simplified API does not read right (wider or taller than its limits, or
+    /// 16-bit interlaced), decoded whole with its transformations (`pf_png_reader_open_rgba`).
+    private func decodeWithoutSimplifiedAPI(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> RGBAImage {
         try withReader(bytes, open: pf_png_reader_open_rgba) { reader throws(ImageDecodingError) in
             let width = Int(reader.pointee.width), height = Int(reader.pointee.height)
             // Within the pixel limit (checked before opening), so these cannot overflow.
@@ -135,10 +135,14 @@ struct PNGDecoder {
         return try body(reader)
     }
 
-    /// Whether libpng's simplified API reads this PNG: its width and height are within
-    /// libpng's default user limits, which only a `png_struct` of our own can raise.
+    /// Whether libpng's simplified API reads this PNG (right): its width and height are
+    /// within libpng's default user limits, which only a `png_struct` of our own can
+    /// raise, and it is not a 16-bit interlaced one, whose rows libpng 1.6.39's
+    /// simplified API mixes up (a 9×4 gray image came back with rows 0 and 2 wrong).
     static func simplifiedAPIReads(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let size = declaredSize(bytes) else { return true }
+        // IHDR: bit depth at byte 24, interlace method at byte 28 (declaredSize saw 24 bytes).
+        if bytes.count > 28, bytes[24] == 16, bytes[28] != 0 { return false }
         return size.width <= Int(pf_png_default_width_max()) && size.height <= Int(pf_png_default_height_max())
     }
 
