@@ -168,8 +168,26 @@ struct BrowseSmallWindowLayoutTests {
 @Suite("browse help: scrolls on a short window")
 struct BrowseHelpLayoutTests {
     static func help(scroll: Int, rows: Int, columns: Int) -> BrowseDetailLayout.Page {
-        BrowseDetailLayout.page(
-            above: [], text: BrowseHelp.lines, note: nil, scroll: scroll, rows: rows, columns: columns, leave: "closes the help")
+        BrowseHelp.page(scroll: scroll, rows: rows, columns: columns)
+    }
+
+    @Test("a description wrapped on a narrow window goes on under itself, not under the keys; too narrow for that, at the left")
+    func wrappedDescriptionsHang() {
+        let page = Self.help(scroll: 0, rows: 60, columns: 50)
+        let space = page.lines.firstIndex { $0.hasPrefix("  space / b") }
+        let index = space ?? 0
+        #expect(space != nil, "\(page.lines)")
+        // "  space / b  next / previous screen (also Page Down / Page Up)" is 62 columns.
+        let next = page.lines[index + 1]
+        #expect(next.hasPrefix(String(repeating: " ", count: BrowseHelp.descriptionColumn)), "'\(next)'")
+        #expect(!next.hasPrefix(String(repeating: " ", count: BrowseHelp.descriptionColumn + 1)), "'\(next)'")
+        let words = (page.lines[index] + " " + next).split(separator: " ")
+        #expect(words == "  space / b  next / previous screen (also Page Down / Page Up)".split(separator: " "), "\(page.lines)")
+        // At 20 columns an indent of 13 would leave 7: no indent.
+        let narrow = Self.help(scroll: 0, rows: 200, columns: 20)
+        let indented = narrow.lines.filter { $0.hasPrefix(String(repeating: " ", count: BrowseHelp.descriptionColumn)) }
+        let keyLines = BrowseHelp.lines.filter { $0.hasPrefix(String(repeating: " ", count: BrowseHelp.descriptionColumn)) }
+        #expect(indented.count <= keyLines.count, "\(indented)")
     }
 
     @Test("50×12: the top says more below; scrolled to the end, the last key and 'end'")

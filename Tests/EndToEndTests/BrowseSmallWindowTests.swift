@@ -13,6 +13,12 @@ struct BrowseSmallWindowTests {
             enter: true)
     }
 
+    private func quit(_ pane: TmuxPane) async throws {
+        try pane.type("q")
+        let status = try await pane.waitForFile("browse.status")
+        #expect(status == "exit 0\n", "\(status ?? "no status")")
+    }
+
     /// Whether a line is post `number`'s first line ("   1. title").
     private static func isPost(_ number: Int, _ line: String) -> Bool {
         line.hasPrefix(String(repeating: " ", count: max(0, 4 - String(number).count)) + "\(number). ")
@@ -47,9 +53,7 @@ struct BrowseSmallWindowTests {
             try pane.type("j")
             try await pane.requireScreen { $0.count == 5 && Self.isPost(2, $0[1]) }
 
-            try pane.type("q")
-            let status = try await pane.waitForFile("browse.status")
-            #expect(status == "exit 0\n", "\(status ?? "no status")")
+            try await quit(pane)
         }
     }
 
@@ -86,9 +90,7 @@ struct BrowseSmallWindowTests {
             try pane.resize(columns: 80, rows: 24)
             let back = try await pane.requireScreen { $0.count == 24 && $0[1].hasPrefix("────") && Self.isPost(3, $0[2]) }
             #expect(back[0].contains("posts 3–"), "\(Self.text(back))")
-            try pane.type("q")
-            let status = try await pane.waitForFile("browse.status")
-            #expect(status == "exit 0\n", "\(status ?? "no status")")
+            try await quit(pane)
         }
     }
 
@@ -120,9 +122,7 @@ struct BrowseSmallWindowTests {
             // When: any other key; Then: the list again
             try pane.type("x")
             try await pane.requireScreen { $0.first?.hasPrefix("PostFeed · infinite · posts 1–") == true }
-            try pane.type("q")
-            let status = try await pane.waitForFile("browse.status")
-            #expect(status == "exit 0\n", "\(status ?? "no status")")
+            try await quit(pane)
         }
     }
 }

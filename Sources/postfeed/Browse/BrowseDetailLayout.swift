@@ -41,16 +41,19 @@ enum BrowseDetailLayout {
 
     /// The view for a window of `rows` × `columns`, scrolled to `scroll` lines: `above` (the
     /// image's blank rows, or a line saying why it is not drawn) then `text`, each wrapped.
-    /// `leave` says what any other key does, after "any key" ("closes the help").
+    /// `leave` says what any other key does, after "any key" ("closes the help");
+    /// `hangingIndent` starts the text's wrapped lines at that column (the help's keys).
     static func page(
-        above: [String], text: [String], note: String?, scroll: Int, rows: Int, columns: Int, leave: String = "to go back"
+        above: [String], text: [String], note: String?, scroll: Int, rows: Int, columns: Int, leave: String = "to go back",
+        hangingIndent: Int = 0
     ) -> Page {
         let columns = max(1, columns)
         let room = max(1, rows - 1)
         // The note (the post is gone upstream) heads the text, wrapped: a closing line
         // holding it too would be cut on a narrow window.
         let noted = note.map { [$0] } ?? []
-        let wrapped = (above + noted + text).flatMap { BrowseLayout.wrap($0.terminalLine, toColumns: columns) }
+        let wrapped = above.flatMap { BrowseLayout.wrap($0.terminalLine, toColumns: columns) }
+            + (noted + text).flatMap { BrowseLayout.wrap($0.terminalLine, toColumns: columns, hangingIndent: hangingIndent) }
         let maxScroll = max(0, wrapped.count - room)
         let scroll = min(max(0, scroll), maxScroll)
         var shown = Array(wrapped.dropFirst(scroll).prefix(room))

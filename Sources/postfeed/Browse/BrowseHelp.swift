@@ -1,5 +1,9 @@
 /// The keys of `browse`, for the `?` overlay and the hints line.
 enum BrowseHelp {
+    /// Where each key's description starts: a description wrapped on a narrow window
+    /// goes on at this column, under itself, not under the keys.
+    static let descriptionColumn = 13
+
     /// Every key, for the `?` overlay.
     static let lines = [
         "PostFeed · keys",
@@ -24,6 +28,14 @@ enum BrowseHelp {
         "  q          save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)",
         "  Ctrl-Z     suspend to the shell (the terminal restored); fg comes back",
     ]
+
+    /// The help on a window of `rows` × `columns`, scrolled to `scroll` lines: laid out and
+    /// scrolled as the detail view is, wrapped descriptions going on under themselves.
+    static func page(scroll: Int, rows: Int, columns: Int) -> BrowseDetailLayout.Page {
+        BrowseDetailLayout.page(
+            above: [], text: lines, note: nil, scroll: scroll, rows: rows, columns: columns, leave: "closes the help",
+            hangingIndent: descriptionColumn)
+    }
 
     /// The hints line for `mode`.
     static func hints(infinite: Bool) -> String {

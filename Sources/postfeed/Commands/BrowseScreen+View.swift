@@ -245,14 +245,16 @@ extension BrowseScreen {
     /// The help or the whole last message (`l`) for `size` at its scroll position: laid out
     /// and scrolled as the detail view is. `nil` when neither is open.
     func textPage(size: (rows: Int, columns: Int)) -> BrowseDetailLayout.Page? {
-        let (text, leave): ([String], String)
         switch overlay {
-        case .help: (text, leave) = (BrowseHelp.lines, "closes the help")
-        case .message: (text, leave) = ([messageText], "closes this")
-        default: return nil
+        case .help:
+            return BrowseHelp.page(scroll: textScroll, rows: size.rows, columns: size.columns)
+        case .message:
+            return BrowseDetailLayout.page(
+                above: [], text: [messageText], note: nil, scroll: textScroll, rows: size.rows, columns: size.columns,
+                leave: "closes this")
+        default:
+            return nil
         }
-        return BrowseDetailLayout.page(
-            above: [], text: text, note: nil, scroll: textScroll, rows: size.rows, columns: size.columns, leave: leave)
     }
 
     /// What `l` shows.
