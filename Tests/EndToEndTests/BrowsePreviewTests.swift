@@ -48,6 +48,23 @@ struct BrowsePreviewTests {
         }
     }
 
+    @Test("a post whose image URL is empty: the reason alone above the text, not the backend's address as the image's")
+    func emptyImageURL() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        let postsFile = fixtures.directory.appendingPathComponent("posts.json")
+        var posts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: postsFile)) as? [[String: Any]])
+        posts[0]["imageUrl"] = ""
+        try JSONSerialization.data(withJSONObject: posts).write(to: postsFile)
+        try await RunningFixtureServer.withRunning(fixtures.configuration()) { server in
+            let run = try await sandbox.run(["browse", "--images", "symbols"], against: server, standardInput: Data("oq".utf8))
+            #expect(run.succeeded, "\(run)")
+            let above = try #require(Self.linesAbove(title: 1, in: run), "\(run)")
+            let notes = above.filter { $0.hasPrefix("(image not drawn: ") }
+            #expect(notes == ["(image not drawn: the post's image URL is empty)"], "\(above)")
+        }
+    }
+
     @Test("an undecodable image: one line naming it above the text, and browse goes on")
     func badImage() async throws {
         let sandbox = try Sandbox()

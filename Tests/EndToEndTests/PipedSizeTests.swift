@@ -1,5 +1,8 @@
 import Foundation
+import PostFeedServer
 import Testing
+
+@testable import postfeed
 
 /// Issue 17: piped, `show`'s preview was always 80 × 24 (the box 80 × 12), whatever
 /// COLUMNS and LINES said. Now valid positive values size piped output (capped); anything
@@ -15,6 +18,30 @@ struct PipedSizeTests {
     static func previewLines(_ run: PostfeedResult) -> [String] {
         ShowImageTests.preview(run).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             .filter { !$0.isEmpty }
+    }
+
+    /// Piped text is data: `list` and `page` cut titles to the width only on a terminal
+    /// (they were cut at 80, then at COLUMNS: "What city gardens t…").
+    @Test("piped list and page print every title whole, whatever COLUMNS says")
+    func pipedTitlesAreWhole() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        let postsFile = fixtures.directory.appendingPathComponent("posts.json")
+        var posts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: postsFile)) as? [[String: Any]])
+        posts[10]["title"] = "A title longer than any terminal line: " + String(repeating: "and it goes on ", count: 8) + "to its end"
+        try JSONSerialization.data(withJSONObject: posts).write(to: postsFile)
+        let titles = posts.prefix(20).compactMap { ($0["title"] as? String)?.terminalLine }
+        try #require(titles.count == 20)
+        try await RunningFixtureServer.withRunning(fixtures.configuration()) { server in
+            for (arguments, columns) in [(["page", "1"], "20"), (["page", "1"], ""), (["list", "--restart"], "20")] {
+                let environment = columns.isEmpty ? [:] : ["COLUMNS": columns]
+                let run = try await sandbox.run(arguments + ["--no-images"], against: server, environment: environment)
+                #expect(run.succeeded, "\(arguments): \(run)")
+                for title in titles {
+                    #expect(run.standardOutput.contains(". \(title)\n"), "\(arguments) COLUMNS=\(columns): '\(title)' not whole")
+                }
+            }
+        }
     }
 
     @Test("COLUMNS=40 draws 40 columns, COLUMNS=100 draws 100; LINES bounds the height; the text wraps at COLUMNS")

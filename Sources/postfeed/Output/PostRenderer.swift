@@ -48,7 +48,9 @@ struct PostLine: Encodable {
 
 /// Text output for posts: a compact line for lists, the full detail view for `show`.
 enum PostRenderer {
-    static func listEntry(_ line: PostLine, width: Int = Terminal.width) -> String {
+    /// A post's entry in a list; its title cut to `width` columns (on a terminal, its
+    /// width; into a pipe or a file, never cut: text there is data).
+    static func listEntry(_ line: PostLine, width: Int = Terminal.standardOutputIsTerminal ? Terminal.width : .max) -> String {
         let post = line.post.forTerminal
         let number = String(line.position).leftPadded(to: 4)
         var text = "\(number). \(post.title.truncated(to: max(20, width - 6)))"
