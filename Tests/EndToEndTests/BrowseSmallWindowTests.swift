@@ -57,6 +57,31 @@ struct BrowseSmallWindowTests {
         }
     }
 
+    /// tmux keeps rows of the alternate screen in the shell's screen when the window grew
+    /// while browse ran: they showed above the shell's own lines after q. The alternate
+    /// screen is cleared before it is left.
+    @Test("a window grown while browse runs: after q the shell's screen has nothing of browse's")
+    func nothingLeftAfterGrowing() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 30, rows: 6)
+            let binary = try PostfeedProcess.executable().path
+            try pane.type(
+                "clear; echo BEFORE; NO_COLOR=1 \(binary) browse --images none --base-url \(server.baseURL.absoluteString)"
+                    + " --cache-dir \(sandbox.cacheRoot.path); echo \"exit $?\" > browse.status",
+                enter: true)
+            try await pane.requireScreen { $0.contains { Self.isPost(1, $0) } }
+            try pane.resize(columns: 40, rows: 14)
+            try await pane.requireScreen { $0.count == 14 && $0.contains { Self.isPost(2, $0) } }
+            try await quit(pane)
+            let after = try pane.screen()
+            let leftovers = after.filter { line in (1...20).contains { Self.isPost($0, line) } || line.hasPrefix("PostFeed") }
+            #expect(leftovers.isEmpty, "\(Self.text(after))")
+            let shellLineKept = after.contains { $0.trimmingCharacters(in: .whitespaces) == "BEFORE" }
+            #expect(shellLineKept, "\(Self.text(after))")
+        }
+    }
+
     @Test("1×1 to 80×2: never a crash, the current post on a 1- or 2-row window, j and space move it, back to 80×24 whole")
     func tinyWindows() async throws {
         let sandbox = try Sandbox()

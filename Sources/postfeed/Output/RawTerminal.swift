@@ -45,7 +45,7 @@ final class RawTerminal: @unchecked Sendable {
     func restore() {
         guard isTerminal, !restored else { return }
         restored = true
-        write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        write("\u{1B}[0m\u{1B}[H\u{1B}[2J\u{1B}[?25h\u{1B}[?1049l")
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
     }
 
