@@ -44,6 +44,31 @@ struct PipedSizeTests {
         }
     }
 
+    /// README: piped, "the text wraps at the same width": the body did, the title and the
+    /// meta line did not (89 and 54 columns at COLUMNS=30).
+    @Test("piped show at COLUMNS=30: the title and the meta line wrap at 30 too, every word kept")
+    func titleAndMetaWrap() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        let postsFile = fixtures.directory.appendingPathComponent("posts.json")
+        var posts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: postsFile)) as? [[String: Any]])
+        let title = "A title longer than thirty columns, in several words of its own"
+        posts[10]["title"] = title
+        try JSONSerialization.data(withJSONObject: posts).write(to: postsFile)
+        try await RunningFixtureServer.withRunning(fixtures.configuration()) { server in
+            let run = try await sandbox.run(["show", "11", "--images", "none"], against: server, environment: ["COLUMNS": "30"])
+            try #require(run.succeeded, "\(run)")
+            let lines = run.standardOutput.components(separatedBy: "\n")
+            let text = Array(lines.prefix { !$0.hasPrefix("image:") })
+            let wide = text.filter { $0.count > 30 }
+            #expect(wide.isEmpty, "\(run.standardOutput)")
+            #expect(text.first?.hasPrefix("#11  A title") == true, "\(run.standardOutput)")
+            let words = text.joined(separator: " ").split(separator: " ")
+            let titleKept = title.split(separator: " ").allSatisfy { words.contains($0) }
+            #expect(titleKept, "\(run.standardOutput)")
+        }
+    }
+
     @Test("COLUMNS=40 draws 40 columns, COLUMNS=100 draws 100; LINES bounds the height; the text wraps at COLUMNS")
     func columnsAndLinesSizeThePreview() async throws {
         let sandbox = try Sandbox()
@@ -67,9 +92,14 @@ struct PipedSizeTests {
             #expect(Self.previewLines(short).count <= 5, "\(short.standardOutput)")
             // The post's text wraps at the same width.
             let lines = narrow.standardOutput.components(separatedBy: "\n")
-            let title = try #require(lines.firstIndex(of: ShowImageTests.title42), "\(narrow.standardOutput)")
-            // The title, the meta line, a blank line, then the body up to the next blank line.
-            let body = lines[(title + 3)...].prefix { !$0.isEmpty }
+            let titleLine = lines.firstIndex { $0.hasPrefix("#42  ") }
+            let title = try #require(titleLine, "\(narrow.standardOutput)")
+            // The title and the meta line (each wrapped at 40), a blank line, then the body
+            // up to the next blank line.
+            let blank = try #require(lines[title...].firstIndex(of: ""), "\(narrow.standardOutput)")
+            let headingFits = lines[title..<blank].allSatisfy { $0.count <= 40 }
+            #expect(headingFits, "\(narrow.standardOutput)")
+            let body = lines[(blank + 1)...].prefix { !$0.isEmpty }
             let bodyWidths = body.map(\.count)
             #expect(!bodyWidths.isEmpty && bodyWidths.max() ?? 0 <= 40, "\(narrow.standardOutput)")
         }

@@ -10,7 +10,8 @@ struct ShowImageTests {
 
     /// What `show` printed above the post's title: the preview.
     static func preview(_ run: PostfeedResult) -> String {
-        run.standardOutput.components(separatedBy: title42).first ?? ""
+        // Up to the title's first line ("#42  …": a narrow COLUMNS wraps the rest of it).
+        run.standardOutput.components(separatedBy: "#42  ").first ?? ""
     }
 
     /// `cache stats --json`'s ThumbnailCache layer.

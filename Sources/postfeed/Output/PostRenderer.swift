@@ -62,11 +62,22 @@ enum PostRenderer {
 
     static func detail(_ post: Post, image: ImageSummary?) -> String {
         let post = post.forTerminal
-        var lines = ["#\(post.id)  \(post.title)"]
+        let width = min(Terminal.width, 100)
+        // The title and the meta line wrap at the body's width when they are longer (the
+        // title under itself, after "#id  "); a line that fits is kept as it is.
+        let head = "#\(post.id)  "
+        var lines: [String]
+        if head.count + post.title.count <= width {
+            lines = [head + post.title]
+        } else {
+            let title = wrap(post.title, width: max(10, width - head.count))
+            let indent = String(repeating: " ", count: head.count)
+            lines = [head + (title.first ?? "")] + title.dropFirst().map { indent + $0 }
+        }
         let meta = metaLine(post)
-        if !meta.isEmpty { lines.append(meta) }
+        if !meta.isEmpty { lines += meta.count <= width ? [meta] : wrap(meta, width: width) }
         lines.append("")
-        lines.append(contentsOf: wrap(post.body, width: min(Terminal.width, 100)))
+        lines.append(contentsOf: wrap(post.body, width: width))
         lines.append("")
         if let image {
             lines.append("image: \(image.url.terminalLine)")
