@@ -269,8 +269,9 @@ extension BrowseScreen {
     /// The shown posts' entries, as the list draws them.
     func entries() -> [[String]] {
         let indent = thumbnailsActive
+        let width = PostRenderer.titleWidth
         return zip(shown.numbers, shown.posts).map { number, post in
-            PostRenderer.listEntry(PostLine(position: number, post: post, image: nil)).components(separatedBy: "\n")
+            PostRenderer.listEntry(PostLine(position: number, post: post, image: nil), width: width).components(separatedBy: "\n")
         }.map { lines in
             // Room at the left for the thumbnails (drawn after the frame).
             indent ? lines.map { String(repeating: " ", count: Self.thumbnailIndent) + $0 } : lines

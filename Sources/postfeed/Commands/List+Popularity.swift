@@ -71,7 +71,8 @@ struct PopularityListing {
             var start = 0
             while start < take.count {
                 let chunk = Array(take[start..<min(take.count, start + pageSize)])
-                let text = await lines(for: chunk, loads: loads).map { PostRenderer.listEntry($0) + "\n" }.joined()
+                let width = PostRenderer.titleWidth
+                let text = await lines(for: chunk, loads: loads).map { PostRenderer.listEntry($0, width: width) + "\n" }.joined()
                 try StandardStream.output.write(text)
                 place.shownPostIDs += chunk.map(\.post.id)
                 try place.save(in: folder)

@@ -207,7 +207,8 @@ private struct ListLines: Sendable {
     /// Prints the posts at feed indices `range` (nothing when it is empty).
     func printText(_ range: Range<Int>, images: Bool = true) async throws {
         guard !range.isEmpty else { return }
-        let text = try await make(range, images: images).map { PostRenderer.listEntry($0) + "\n" }.joined()
+        let width = PostRenderer.titleWidth
+        let text = try await make(range, images: images).map { PostRenderer.listEntry($0, width: width) + "\n" }.joined()
         do {
             try StandardStream.output.write(text)
         } catch {

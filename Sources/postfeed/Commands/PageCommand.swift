@@ -87,7 +87,8 @@ struct PageCommand: AsyncParsableCommand {
                     return
                 }
                 var text = "Page \(page.page)\(page.totalPages.map { " of \($0)" } ?? "")\n"
-                for line in lines { text += PostRenderer.listEntry(line) + "\n" }
+                let width = PostRenderer.titleWidth
+                for line in lines { text += PostRenderer.listEntry(line, width: width) + "\n" }
                 if lines.isEmpty, page.page == 1, page.isLast { text += "The feed is empty: the backend has no posts yet.\n" }
                 try StandardStream.output.write(text)
                 if let reason = page.staleReason {

@@ -50,7 +50,7 @@ struct PostLine: Encodable {
 enum PostRenderer {
     /// A post's entry in a list; its title cut to `width` columns (on a terminal, its
     /// width; into a pipe or a file, never cut: text there is data).
-    static func listEntry(_ line: PostLine, width: Int = Terminal.standardOutputIsTerminal ? Terminal.width : .max) -> String {
+    static func listEntry(_ line: PostLine, width: Int = titleWidth) -> String {
         let post = line.post.forTerminal
         let number = String(line.position).leftPadded(to: 4)
         var text = "\(number). \(post.title.truncated(to: max(20, width - 6)))"
@@ -59,6 +59,10 @@ enum PostRenderer {
         if let image = line.image { text += "\n      \(imageLine(image))" }
         return text
     }
+
+    /// The width list entries cut titles to: the terminal's, or none into a pipe or a file.
+    /// Asked once per batch of entries where it can be (a system call or two each time).
+    static var titleWidth: Int { Terminal.standardOutputIsTerminal ? Terminal.width : .max }
 
     static func detail(_ post: Post, image: ImageSummary?) -> String {
         let post = post.forTerminal

@@ -35,9 +35,12 @@ enum Terminal {
     static var size: (columns: Int, rows: Int) {
         var size = winsize()
         let answered = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0
-        let environment = ProcessInfo.processInfo.environment
-        let columns = answered && size.ws_col > 0 ? Int(size.ws_col) : dimension(environment["COLUMNS"]) ?? 80
-        let rows = answered && size.ws_row > 0 ? Int(size.ws_row) : dimension(environment["LINES"]) ?? 24
+        // The environment is read only where the terminal gave no size (it is copied into a
+        // dictionary on each read, and a terminal's answer wins anyway).
+        let columns = answered && size.ws_col > 0
+            ? Int(size.ws_col) : dimension(ProcessInfo.processInfo.environment["COLUMNS"]) ?? 80
+        let rows = answered && size.ws_row > 0
+            ? Int(size.ws_row) : dimension(ProcessInfo.processInfo.environment["LINES"]) ?? 24
         return (columns, rows)
     }
 
