@@ -95,3 +95,36 @@ struct BrowseSuspendTests {
         }
     }
 }
+
+/// Quitting stops the key reader before the terminal goes back to the shell, so keys typed
+/// after `q` are the shell's, not swallowed by a reader still running.
+@Suite("postfeed browse: the key reader stops before the terminal is restored")
+struct KeyReaderStopTests {
+    @Test("stop() wakes a reader blocked on no input, and a key written after it stays unread for the next reader")
+    func keysAfterStopStayUnread() async throws {
+        // Given: a reader on a pipe that has delivered one key
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let terminal = RawTerminal(input: ends[0])
+        let reader = KeyReader.start(terminal)
+        var keys = reader.keys.makeAsyncIterator()
+        #expect(Glibc.write(ends[1], "j", 1) == 1)
+        let first = await keys.next()
+        #expect(first == .character("j"))
+
+        // When: stopped while blocked on the empty pipe, then a key is typed
+        try #require(reader.stop(), "the reader went on reading after stop()")
+        #expect(Glibc.write(ends[1], "x", 1) == 1)
+
+        // Then: the stream ends (after an end-of-input key) and "x" is still in the pipe
+        var rest: [RawTerminal.Key] = []
+        while let key = await keys.next() { rest.append(key) }
+        #expect(rest == [.endOfInput])
+        var descriptor = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+        #expect(poll(&descriptor, 1, 0) == 1, "the key written after stop() was read")
+        var byte: UInt8 = 0
+        #expect(read(ends[0], &byte, 1) == 1)
+        #expect(byte == UInt8(ascii: "x"))
+    }
+}

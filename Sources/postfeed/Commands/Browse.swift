@@ -95,8 +95,10 @@ struct Browse: AsyncParsableCommand {
             let signals = TerminationWatcher.start(
                 watching: TerminationWatcher.terminating.union([SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]))
             terminal.enableRawMode()
-            let feeding = Self.forward(keys: KeyReader.start(terminal), signals: signals.events, into: continuation)
+            let reader = KeyReader.start(terminal)
+            let feeding = Self.forward(keys: reader.keys, signals: signals.events, into: continuation)
             defer {
+                reader.stop()
                 feeding.cancel()
                 signals.stop()
                 terminal.restore()
@@ -107,6 +109,7 @@ struct Browse: AsyncParsableCommand {
                 guard await screen.handle(event) else { break }
             }
             screen.stop()
+            reader.stop()  // before the shell's terminal is back: later keys are the shell's
             terminal.restore()
             if let failure = screen.openFailure { throw failure }
             let notices = try await screen.save()
@@ -154,9 +157,14 @@ struct Browse: AsyncParsableCommand {
 }
 
 /// Reads keys on a dedicated thread (a blocking `read` must not hold a concurrency thread).
-enum KeyReader {
-    static func start(_ terminal: RawTerminal) -> AsyncStream<RawTerminal.Key> {
+struct KeyReader {
+    let keys: AsyncStream<RawTerminal.Key>
+    private let terminal: RawTerminal
+    private let finished: DispatchSemaphore
+
+    static func start(_ terminal: RawTerminal) -> KeyReader {
         let (stream, continuation) = AsyncStream<RawTerminal.Key>.makeStream()
+        let finished = DispatchSemaphore(value: 0)
         let thread = Thread {
             while true {
                 let key = terminal.readKey()
@@ -164,8 +172,18 @@ enum KeyReader {
                 if key == .endOfInput { break }
             }
             continuation.finish()
+            finished.signal()
         }
         thread.start()
-        return stream
+        return KeyReader(keys: stream, terminal: terminal, finished: finished)
+    }
+
+    /// Stops reading and waits (a second at most) until the thread has read its last byte:
+    /// called before the terminal is restored, so every key typed after that is the shell's.
+    /// Whether the thread ended in time.
+    @discardableResult
+    func stop() -> Bool {
+        terminal.stopReading()
+        return finished.wait(timeout: .now() + .seconds(1)) == .success
     }
 }

@@ -17,9 +17,39 @@ final class RawTerminal: @unchecked Sendable {
     private var original = termios()
     private let isTerminal: Bool
     private var restored = true
+    /// A pipe whose read end turns readable when reading must stop (``stopReading()``); `nil`
+    /// when no pipe could be made, and reads then block as before.
+    private let wake: (read: Int32, write: Int32)?
 
-    init() {
-        isTerminal = isatty(STDIN_FILENO) == 1
+    /// Where keys are read from: stdin, or another descriptor in tests.
+    private let input: Int32
+
+    init(input: Int32 = STDIN_FILENO) {
+        self.input = input
+        isTerminal = isatty(input) == 1
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)  // stopReading() never blocks
+            wake = (ends[0], ends[1])
+        } else {
+            wake = nil
+        }
+    }
+
+    deinit {
+        if let wake {
+            close(wake.read)
+            close(wake.write)
+        }
+    }
+
+    /// Makes a ``readKey()`` blocked now, and every later one, return `.endOfInput` without
+    /// reading stdin, so keys typed after `browse` has quit reach the shell, not us.
+    func stopReading() {
+        guard let wake else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(wake.write, &byte, 1)  // never drained: the stop stays
     }
 
     /// Whether keys come from a terminal (else from a pipe, one byte a key).
@@ -27,7 +57,7 @@ final class RawTerminal: @unchecked Sendable {
 
     /// Enters raw mode and the alternate screen; nothing when already in them.
     func enableRawMode() {
-        guard isTerminal, restored, tcgetattr(STDIN_FILENO, &original) == 0 else { return }
+        guard isTerminal, restored, tcgetattr(input, &original) == 0 else { return }
         var raw = original
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN)
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
@@ -35,7 +65,7 @@ final class RawTerminal: @unchecked Sendable {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
+        tcsetattr(input, TCSAFLUSH, &raw)
         restored = false
         write("\u{1B}[?1049h\u{1B}[?25l")  // the alternate screen, the cursor hidden
     }
@@ -46,7 +76,7 @@ final class RawTerminal: @unchecked Sendable {
         guard isTerminal, !restored else { return }
         restored = true
         write("\u{1B}[0m\u{1B}[H\u{1B}[2J\u{1B}[?25h\u{1B}[?1049l")
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+        tcsetattr(input, TCSAFLUSH, &original)
     }
 
     /// Stopped by Ctrl-Z and not yet continued: nothing is drawn (the screen is the shell's).
@@ -76,7 +106,7 @@ final class RawTerminal: @unchecked Sendable {
     var size: (rows: Int, columns: Int)? {
         guard isTerminal else { return nil }
         var size = winsize()
-        for descriptor in [STDOUT_FILENO, STDIN_FILENO] where ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 {
+        for descriptor in [STDOUT_FILENO, input] where ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 {
             if size.ws_row > 0, size.ws_col > 0 { return (Int(size.ws_row), Int(size.ws_col)) }
         }
         return (24, 80)
@@ -137,14 +167,27 @@ final class RawTerminal: @unchecked Sendable {
         write(isTerminal ? "\u{1B}[2J\u{1B}[H" : "\n")
     }
 
+    /// The next byte of stdin; `nil` at its end, after `timeoutMilliseconds` without one, or
+    /// once ``stopReading()`` is called (which wins over a byte waiting).
     private func readByte(timeoutMilliseconds: Int32? = nil) -> UInt8? {
-        if let timeoutMilliseconds {
-            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        if let wake {
+            var descriptors = [
+                pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
+            while true {
+                let ready = poll(&descriptors, 2, timeoutMilliseconds ?? -1)
+                if ready < 0, errno == EINTR { continue }
+                guard ready > 0, descriptors[1].revents == 0 else { return nil }
+                break
+            }
+        } else if let timeoutMilliseconds {
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return nil }
         }
         var byte: UInt8 = 0
         while true {
-            let count = read(STDIN_FILENO, &byte, 1)
+            let count = read(input, &byte, 1)
             if count == 1 { return byte }
             if count < 0, errno == EINTR { continue }
             return nil
