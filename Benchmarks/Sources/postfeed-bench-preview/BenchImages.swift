@@ -1,5 +1,6 @@
 import CBenchEncoders
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The benchmark's test images, made deterministically (same bytes on every run and
 /// machine with the same libraries): a photo-like scene — a sky gradient, a horizon,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PostFeedImaging
 
 /// Decode and render timed inside one process, `runs` times over the same bytes (read from
@@ -25,11 +25,18 @@ enum InProcessTiming {
         func summary(_ values: [Double]) -> String {
             let first = values[0]
             let rest = values.count > 1 ? Array(values.dropFirst()).sorted() : values
-            return String(format: "%.2f | %.2f / %.2f / %.2f", first * 1000, rest[0] * 1000,
-                          rest[rest.count / 2] * 1000, rest[rest.count - 1] * 1000)
+            let shown = [first, rest[0], rest[rest.count / 2], rest[rest.count - 1]].map(milliseconds)
+            return "\(shown[0]) | \(shown[1]) / \(shown[2]) / \(shown[3])"
         }
         let decodeMode = options.fullDecode ? "full" : "scaled"
         print("| \(name) | \(options.format.rawValue) | \(decodeMode) | \(summary(decodeTimes)) | \(summary(renderTimes)) | \(summary(totals)) | \(outputBytes) |")
+    }
+
+    /// `seconds` in milliseconds with two decimals ("6.07"), without Foundation's `String(format:)`.
+    private static func milliseconds(_ seconds: Double) -> String {
+        let hundredths = Int((seconds * 100_000).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
     private static func seconds(_ duration: Duration) -> Double {

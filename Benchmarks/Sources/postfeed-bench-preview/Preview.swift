@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PostFeedImaging
 
 /// What to draw and how.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PostFeedImaging
 
 // `postfeed-bench-preview`: one terminal preview of an image file, written to standard
@@ -22,7 +23,8 @@ let usage = """
     """
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("postfeed-bench-preview: \(message)\n".utf8))
+    var line = "postfeed-bench-preview: \(message)\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     exit(2)
 }
 
@@ -77,7 +79,7 @@ do {
             // chafa's loaders do), without a copy of the file into fresh memory.
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            fail("cannot read \(path): \(error.localizedDescription)")
+            fail("cannot read \(path): \(error)")
         }
         if timing {
             try InProcessTiming.run(data, options: options, runs: runs, name: URL(fileURLWithPath: path).lastPathComponent)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ImageDecoder {
     /// Why bytes turned away as an image are not one, to follow "the body (35 bytes,

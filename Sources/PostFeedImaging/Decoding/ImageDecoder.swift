@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes JPEG, PNG, WebP and GIF (first frame) bytes into RGBA8 pixels.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Re-frames libchafa's kitty graphics output the way the kitty protocol asks: chafa
 /// (1.12) base64-encodes each 512-byte piece of the pixels on its own, each with its own
