@@ -16,11 +16,17 @@ struct RowDownscaler {
     /// most the one after (a source row is never taller than a target row when scaling
     /// down).
     private var pendingRow = 0
-    /// Sums of two target rows in progress, `[r, g, b, a]` per pixel (alpha-weighted;
-    /// plain, and `a` unused, for opaque rows); the target row `t` uses slot `t % 2`.
+    /// Sums of two target rows in progress: `[r, g, b, a]` per pixel, alpha-weighted
+    /// (4 channels), or `[r, g, b]` (opaque rows, 3 channels; at most 255 × 2¹⁶, so
+    /// 32 bits hold them); the target row `t` uses slot `t % 2`.
     private var sums: [Int]
-    /// The horizontally resampled current row, RGBA.
+    private var opaqueSums: [UInt32]
+    /// The horizontally resampled current row: RGBA, or RGB for opaque rows.
     private var resampled: [UInt8]
+    /// Opaque rows when no target column covers more than two source columns (a scale
+    /// of at most 2:1, what TurboJPEG's DCT scaling leaves): each target column's first
+    /// source column and the two weights, the second 0 when it covers one column.
+    private let pairs: [(first: Int, weights: (UInt32, UInt32))]?
     private var output: [UInt8]
     private var nextRow = 0
 
@@ -33,8 +39,11 @@ struct RowDownscaler {
         self.channels = channels == 3 ? 3 : 4
         columns = AreaSpans(from: source.width, to: target.width)
         rows = AreaSpans(from: source.height, to: target.height)
-        sums = [Int](repeating: 0, count: 2 * target.width * 4)
-        resampled = [UInt8](repeating: 0, count: target.width * 4)
+        let opaque = self.channels == 3
+        sums = opaque ? [] : [Int](repeating: 0, count: 2 * target.width * 4)
+        opaqueSums = opaque ? [UInt32](repeating: 0, count: 2 * target.width * 3) : []
+        resampled = [UInt8](repeating: 0, count: target.width * self.channels)
+        pairs = opaque ? Self.pairs(of: columns, sourceWidth: source.width) : nil
         output = [UInt8](repeating: 0, count: target.width * target.height * 4)
     }
 
@@ -85,9 +94,51 @@ struct RowDownscaler {
         RGBAImage(width: target.width, height: target.height, pixels: output)
     }
 
+    /// Each target column as (first source column, its weight, the next one's weight),
+    /// or `nil` when some target column covers more than two source columns. A column
+    /// that covers one source column gets a second weight of 0 on a neighbour that
+    /// exists (the one before at the right edge), so the pair never reads past the row.
+    private static func pairs(of columns: AreaSpans, sourceWidth: Int) -> [(first: Int, weights: (UInt32, UInt32))]? {
+        guard sourceWidth >= 2 else { return nil }
+        var pairs: [(first: Int, weights: (UInt32, UInt32))] = []
+        pairs.reserveCapacity(columns.first.count)
+        for x in columns.first.indices {
+            let first = columns.first[x], offset = columns.offset[x]
+            switch columns.count[x] {
+            case 1 where first + 1 < sourceWidth:
+                pairs.append((first, (UInt32(columns.weights[offset]), 0)))
+            case 1:
+                pairs.append((first - 1, (0, UInt32(columns.weights[offset]))))
+            case 2:
+                pairs.append((first, (UInt32(columns.weights[offset]), UInt32(columns.weights[offset + 1]))))
+            default:
+                return nil
+            }
+        }
+        return pairs
+    }
+
     /// Opaque RGB: the alpha-weighted average reduces to the plain weighted one (every
-    /// alpha is 255), with the same rounding.
+    /// alpha is 255), with the same rounding. Written as RGB.
     private mutating func resampleOpaque(_ row: UnsafePointer<UInt8>) {
+        if let pairs {
+            pairs.withUnsafeBufferPointer { pairs in
+            resampled.withUnsafeMutableBufferPointer { out in
+                guard let out = out.baseAddress else { return }
+                for x in 0..<pairs.count {
+                    let (first, (w0, w1)) = pairs[x]
+                    let a = row + first * 3
+                    let r = w0 &* UInt32(a[0]) &+ w1 &* UInt32(a[3])
+                    let g = w0 &* UInt32(a[1]) &+ w1 &* UInt32(a[4])
+                    let b = w0 &* UInt32(a[2]) &+ w1 &* UInt32(a[5])
+                    let pixel = out + x * 3
+                    pixel[0] = UInt8(truncatingIfNeeded: (r &+ 32768) >> 16)
+                    pixel[1] = UInt8(truncatingIfNeeded: (g &+ 32768) >> 16)
+                    pixel[2] = UInt8(truncatingIfNeeded: (b &+ 32768) >> 16)
+                }
+            }}
+            return
+        }
         columns.first.withUnsafeBufferPointer { first in
         columns.count.withUnsafeBufferPointer { count in
         columns.offset.withUnsafeBufferPointer { offset in
@@ -105,11 +156,10 @@ struct RowDownscaler {
                     b &+= weight &* Int(source[2])
                     source += 3
                 }
-                let pixel = out + x * 4
+                let pixel = out + x * 3
                 pixel[0] = UInt8(truncatingIfNeeded: (r &+ 32768) >> 16)
                 pixel[1] = UInt8(truncatingIfNeeded: (g &+ 32768) >> 16)
                 pixel[2] = UInt8(truncatingIfNeeded: (b &+ 32768) >> 16)
-                pixel[3] = 255
             }
         }}}}}
     }
@@ -161,22 +211,22 @@ struct RowDownscaler {
                 continue
             }
             let weight = rows.weights[rows.offset[t] + index]
-            let slot = (t & 1) * width * 4
-            let opaque = channels == 3
+            let slot = (t & 1) * width * channels
+            if channels == 3 {
+                // One run over r, g, b of the row: the compiler vectorizes it.
+                let weight = UInt32(truncatingIfNeeded: weight)
+                resampled.withUnsafeBufferPointer { row in
+                    opaqueSums.withUnsafeMutableBufferPointer { sums in
+                        guard let row = row.baseAddress, let sums = sums.baseAddress else { return }
+                        let sum = sums + slot
+                        for i in 0..<width * 3 { sum[i] &+= weight &* UInt32(row[i]) }
+                    }
+                }
+            } else {
             resampled.withUnsafeBufferPointer { row in
                 sums.withUnsafeMutableBufferPointer { sums in
                     guard let row = row.baseAddress, let sums = sums.baseAddress else { return }
                     let sum = sums + slot
-                    if opaque {
-                        for x in 0..<width {
-                            let pixel = row + x * 4
-                            let s = sum + x * 4
-                            s[0] &+= weight &* Int(pixel[0])
-                            s[1] &+= weight &* Int(pixel[1])
-                            s[2] &+= weight &* Int(pixel[2])
-                        }
-                        return
-                    }
                     for x in 0..<width {
                         let pixel = row + x * 4
                         let alphaWeight = weight &* Int(pixel[3])
@@ -188,6 +238,7 @@ struct RowDownscaler {
                     }
                 }
             }
+            }
             if index == rows.count[t] - 1 {
                 finish(targetRow: t, slot: slot)
                 pendingRow = t + 1
@@ -198,24 +249,30 @@ struct RowDownscaler {
 
     private mutating func finish(targetRow t: Int, slot: Int) {
         let width = target.width
-        let opaque = channels == 3
-        sums.withUnsafeMutableBufferPointer { sums in
-            output.withUnsafeMutableBufferPointer { output in
-                guard let sums = sums.baseAddress, let output = output.baseAddress else { return }
-                let sum = sums + slot
-                let out = output + t * width * 4
-                if opaque {
+        if channels == 3 {
+            opaqueSums.withUnsafeMutableBufferPointer { sums in
+                output.withUnsafeMutableBufferPointer { output in
+                    guard let sums = sums.baseAddress, let output = output.baseAddress else { return }
+                    let sum = sums + slot
+                    let out = output + t * width * 4
                     for x in 0..<width {
-                        let s = sum + x * 4
+                        let s = sum + x * 3
                         let pixel = out + x * 4
                         pixel[0] = UInt8(truncatingIfNeeded: (s[0] &+ 32768) >> 16)
                         pixel[1] = UInt8(truncatingIfNeeded: (s[1] &+ 32768) >> 16)
                         pixel[2] = UInt8(truncatingIfNeeded: (s[2] &+ 32768) >> 16)
                         pixel[3] = 255
-                        s[0] = 0; s[1] = 0; s[2] = 0
                     }
-                    return
+                    sum.update(repeating: 0, count: width * 3)
                 }
+            }
+            return
+        }
+        sums.withUnsafeMutableBufferPointer { sums in
+            output.withUnsafeMutableBufferPointer { output in
+                guard let sums = sums.baseAddress, let output = output.baseAddress else { return }
+                let sum = sums + slot
+                let out = output + t * width * 4
                 for x in 0..<width {
                     let s = sum + x * 4
                     Self.store(s[0], s[1], s[2], s[3], at: out + x * 4)
