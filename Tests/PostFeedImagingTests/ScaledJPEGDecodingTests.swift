@@ -35,3 +35,38 @@ import PostFeedImaging
         }
     }
 }
+
+/// `decode(_:toRender:)`: what a preview hands libchafa, which resamples to its canvas.
+@Suite struct DecodeToRenderTests {
+    let decoder = ImageDecoder()
+
+    @Test("JPEG: TurboJPEG's smallest covering DCT scale as it comes, no area average; never the original's size")
+    func jpegStopsAtTheDCTScale() throws {
+        let source = TestImages.gradient(width: 1600, height: 1200, seed: 5)
+        let jpeg = TestImages.jpeg(source, subsampling: TJSAMP_420)
+        for (box, expected) in [
+            (PixelSize(width: 320, height: 320), PixelSize(width: 400, height: 300)),  // 40×20 cells, symbols
+            (PixelSize(width: 400, height: 400), PixelSize(width: 400, height: 300)),  // kitty
+            (PixelSize(width: 97, height: 55), PixelSize(width: 200, height: 150)),  // 1/8
+            (PixelSize(width: 3000, height: 3000), PixelSize(width: 1600, height: 1200)),  // never up
+        ] {
+            let pixels = try decoder.decode(jpeg, toRender: box)
+            #expect(pixels.size == expected, "\(box)")
+            #expect(pixels == (try decoder.decode(jpeg, atLeast: box)), "\(box)")
+        }
+    }
+
+    @Test("PNG: the area average to the fitted size, as decode(_:fittingIn:)")
+    func pngIsFitted() throws {
+        let png = TestPNG(width: 640, height: 480, colorType: 2, samples: { x, y in [x % 256, y % 256, (x * y) % 256] }).encode()
+        let box = PixelSize(width: 320, height: 320)
+        let pixels = try decoder.decode(png, toRender: box)
+        #expect(pixels.size == PixelSize(width: 320, height: 240))
+        #expect(pixels == (try decoder.decode(png, fittingIn: box)))
+    }
+
+    @Test("Not an image: the same error as decode(_:fittingIn:)")
+    func notAnImage() {
+        #expect(throws: ImageDecodingError.self) { try decoder.decode(Data("not an image".utf8), toRender: PixelSize(width: 8, height: 8)) }
+    }
+}

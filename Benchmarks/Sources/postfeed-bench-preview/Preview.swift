@@ -18,8 +18,9 @@ struct PreviewOptions {
 }
 
 /// One preview, the way PostFeed draws it (`ImagePreviewer`): libchafa's set-up started
-/// on another thread, decode scaled for the pixel box the renderer wants for the cells,
-/// then render into the cells.
+/// on another thread, decode scaled for the pixel box the renderer wants for the cells
+/// (`toRender`: the decoder's own scaling, chafa resamples the rest), then render into
+/// the cells.
 enum Preview {
     static func draw(_ data: Data, options: PreviewOptions) throws -> String {
         let renderer = options.renderer
@@ -33,6 +34,6 @@ enum Preview {
         if options.fullDecode {
             return AreaDownscaler.downscale(try decoder.decode(data), fittingIn: box)
         }
-        return try decoder.decode(data, fittingIn: box)
+        return try decoder.decode(data, toRender: box)
     }
 }

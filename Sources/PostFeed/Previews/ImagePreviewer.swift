@@ -66,7 +66,8 @@ public final class ImagePreviewer: Sendable {
         metrics.decodes.increment()
         let pixels: RGBAImage
         do {
-            pixels = try decoder.decode(image.data, fittingIn: renderer.pixelBox(forCells: cells))
+            // chafa scales to its canvas on its own threads: no area average of ours first.
+            pixels = try decoder.decode(image.data, toRender: renderer.pixelBox(forCells: cells))
         } catch {
             throw .undecodable(image.url, reason: error.message)
         }

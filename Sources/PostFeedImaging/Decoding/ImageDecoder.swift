@@ -53,6 +53,21 @@ public struct ImageDecoder: Sendable {
         return AreaDownscaler.downscale(decoded, fittingIn: box)
     }
 
+    /// The pixels to hand a renderer that scales on its own (``TerminalImageRenderer``:
+    /// libchafa resamples to its canvas on its worker threads): JPEG and WebP as their
+    /// libraries decode them at the smallest size that covers `box`'s fit (TurboJPEG's DCT
+    /// scaling: up to about twice the fitted size each way; libwebp: exactly it), without
+    /// an area average of our own; PNG and GIF as ``decode(_:fittingIn:)``. Memory stays
+    /// bounded by the box, never by the original's pixels. The result's aspect ratio is the
+    /// original's (within a pixel), which is what the renderer sizes its cells by.
+    public func decode(_ data: Data, toRender box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
+        switch ImageFormat(sniffing: data) {
+        case .jpeg?: try decode(data, as: .jpeg, atLeast: box)
+        case .webp?: try decode(data, as: .webp, atLeast: box)
+        case .png?, .gif?, nil: try decode(data, fittingIn: box)
+        }
+    }
+
     /// Decodes `data` at full size, or, when `minimum` is given, at the smallest size the
     /// library can produce cheaply that still covers the box `minimum` fits (JPEG: the
     /// smallest DCT scaling factor; WebP: exactly the fitted size). PNG and GIF are
