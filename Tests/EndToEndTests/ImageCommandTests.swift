@@ -83,4 +83,21 @@ struct ImageCommandTests {
             #expect(wroteNoFile, "\(names)")
         }
     }
+
+    @Test("image of a post whose image URL is empty fails saying so, names no address and fetches nothing")
+    func emptyImageURL() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        try fixtures.setImageURL(" ", ofPost: 1)
+        try await RunningFixtureServer.withRunning(fixtures.configuration()) { server in
+            let run = try await sandbox.run(["image", "1"], against: server)
+            #expect(!run.succeeded, "\(run)")
+            #expect(run.standardError.contains("post 1 has no image: the post's image URL is empty"), "\(run)")
+            #expect(!run.standardError.contains(server.baseURL.absoluteString), "not the backend's address: \(run)")
+            #expect(server.requestCount(pathPrefix: "/images/") == 0)
+            let names = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path)
+            let wroteNoFile = names.allSatisfy { !$0.hasPrefix("1.") }
+            #expect(wroteNoFile, "\(names)")
+        }
+    }
 }

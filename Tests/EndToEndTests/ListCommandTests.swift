@@ -312,4 +312,28 @@ struct ListCommandTests {
         try #require(firstSaved, "no state file appeared: \(run)")
         return run
     }
+
+    @Test("a post whose image URL is empty: list and list --json say so and name no address")
+    func emptyImageURL() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        try fixtures.setImageURL("", ofPost: 1)
+        try await RunningFixtureServer.withRunning(fixtures.configuration()) { server in
+            // When
+            let text = try await sandbox.run(["list", "--image-wait", "60"], against: server)
+            let json = try await sandbox.run(["list", "--json", "--image-wait", "60", "--restart"], against: server)
+
+            // Then
+            #expect(text.succeeded, "\(text)")
+            let first = try #require(PrintedList(text.standardOutput).entries.first, "\(text)")
+            #expect(first.imageLine == "image: none (the post's image URL is empty)", "\(text)")
+            #expect(!text.standardOutput.contains("\(server.baseURL.absoluteString):"), "not the backend's address: \(text)")
+            #expect(json.succeeded, "\(json)")
+            let listed = try ListJSON.decode(json.standardOutput, from: "list --json")
+            let image = try #require(listed.posts.first?.image, "\(json)")
+            #expect(listed.posts.first?.post.id == 1)
+            #expect(image.url == nil, "\(json)")
+            #expect(image.error == "the post's image URL is empty", "\(json)")
+        }
+    }
 }

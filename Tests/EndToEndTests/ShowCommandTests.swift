@@ -81,4 +81,27 @@ struct ShowCommandTests {
             #expect(run.standardOutput.isEmpty, "\(run)")
         }
     }
+
+    @Test("show of a post whose image URL is empty says so and names no address, in text and --json")
+    func emptyImageURL() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        try fixtures.setImageURL("", ofPost: 1)
+        try await RunningFixtureServer.withRunning(fixtures.configuration()) { server in
+            // When
+            let text = try await sandbox.run(["show", "1"], against: server)
+            let json = try await sandbox.run(["show", "1", "--json"], against: server)
+
+            // Then
+            #expect(text.succeeded, "\(text)")
+            #expect(text.outputLines.last == "image: none (the post's image URL is empty)", "\(text)")
+            #expect(!text.standardOutput.contains(server.baseURL.absoluteString), "not the backend's address: \(text)")
+            #expect(json.succeeded, "\(json)")
+            let shown = try ShowJSON.decode(json.standardOutput, from: "show 1 --json")
+            let image = try #require(shown.image, "\(json)")
+            #expect(image.url == nil, "\(json)")
+            #expect(image.error == "the post's image URL is empty", "\(json)")
+            #expect(server.requestCount(pathPrefix: "/images/") == 0)
+        }
+    }
 }

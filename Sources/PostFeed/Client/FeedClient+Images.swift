@@ -3,8 +3,9 @@ import PostFeedHTTP
 
 /// A post's image as the client could get it: the image, or why not.
 public struct PostImage: Sendable {
-    /// The image URL the backend description gives for the post.
-    public var url: URL
+    /// The image URL the backend description gives for the post; `nil` when the post's
+    /// image URL is empty or blank (``ImagePipelineError/Code/noImageURL``) or no URL at all.
+    public var url: URL?
     /// The image; `nil` when it could not be had (see ``error``).
     public var response: ImageResponse?
     /// The disk cache file holding it, when it is on disk.
@@ -16,14 +17,23 @@ public struct PostImage: Sendable {
 
 extension FeedClient {
     /// The image of `post` through memory → disk → network (caches only when offline);
-    /// `nil` when the post has no image.
+    /// `nil` when the post has no image field.
+    ///
+    /// A post whose image URL is empty or blank has no image to fetch: its image has no
+    /// URL and the error `.noImageURL` ("the post's image URL is empty"), and nothing is
+    /// requested. (Resolved against the base URL, an empty text would name the backend
+    /// itself as the image.)
     public func image(for post: Post, priority: HTTPPriority = .high) async -> PostImage? {
-        guard let text = post.imageURL?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let text = post.imageURL?.trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
+        guard !text.isEmpty else {
+            return PostImage(
+                url: nil, response: nil, fileURL: nil,
+                error: ImagePipelineError(.noImageURL, url: nil, message: Self.emptyImageURLMessage))
+        }
         guard let url = backend.imageURL(for: post) else {
             // The post names an image that cannot be fetched: say so rather than nothing.
-            let reason = text.isEmpty
-                ? "the post's image URL is empty" : "'\(text.prefix(200))' cannot be fetched (only http and https images are)"
-            let named = URL(string: text) ?? backend.baseURL  // an empty text names the backend
+            let reason = "'\(text.prefix(200))' cannot be fetched (only http and https images are)"
+            let named = URL(string: text)
             return PostImage(
                 url: named, response: nil, fileURL: nil, error: ImagePipelineError(.unsupportedURL, url: named, message: reason))
         }
@@ -34,6 +44,9 @@ extension FeedClient {
             return PostImage(url: url, response: nil, fileURL: nil, error: error)
         }
     }
+
+    /// What a post whose image URL is empty or blank gets instead of an image.
+    public static let emptyImageURLMessage = "the post's image URL is empty"
 
     /// The images of `posts`, fetched concurrently (the engine caps connections), in order.
     public func images(for posts: [Post], priority: HTTPPriority = .high) async -> [PostImage?] {

@@ -12,7 +12,7 @@ extension BackendDescription {
     /// The absolute URL of a post's image: `imageUrl` may be absolute or relative to the
     /// backend's base URL. `nil` when the post has no image or the text is not a URL.
     public func imageURL(for post: Post) -> URL? {
-        guard let text = post.imageURL?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
+        guard let text = post.imageURL?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
             let url = URL(string: text, relativeTo: baseURL)?.absoluteURL,
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { return nil }

@@ -1,12 +1,14 @@
 import Foundation
 import PostFeedHTTP
 
-/// Why an image could not be delivered. Every message names the image URL.
+/// Why an image could not be delivered. Every message names the image URL, except for a
+/// post whose image URL is empty (``Code/noImageURL``): it names none, and no address
+/// stands in for it.
 public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure. Compare with the static members.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         fileprivate enum Base: String, Sendable, Hashable {
-            case network, httpStatus, notAnImage, cancelled, notCached, unsupportedURL
+            case network, httpStatus, notAnImage, cancelled, notCached, unsupportedURL, noImageURL
         }
         fileprivate let base: Base
         /// The transfer failed and no cached copy could stand in.
@@ -19,32 +21,40 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         public static let cancelled = Code(base: .cancelled)
         /// Offline lookup and the image is in neither cache.
         public static let notCached = Code(base: .notCached)
-        /// The post's image URL cannot be fetched: empty, not a URL, or not http(s)
+        /// The post's image URL cannot be fetched: not a URL, or not http(s)
         /// (`file:`, `data:`, `ftp:`).
         public static let unsupportedURL = Code(base: .unsupportedURL)
+        /// The post's image URL is empty (or blank): it names no image, so nothing was
+        /// requested, and the error has no ``ImagePipelineError/url``.
+        public static let noImageURL = Code(base: .noImageURL)
         /// The code's name, e.g. `notAnImage`.
         public var description: String { base.rawValue }
     }
 
     /// The kind of failure.
     public let code: Code
-    /// The image URL as requested, before it was turned into a cache key.
-    public let url: URL
+    /// The image URL as requested, before it was turned into a cache key; `nil` when the
+    /// post names none (``Code/noImageURL``) or its text is no URL at all.
+    public let url: URL?
     /// One sentence: what failed.
     public let message: String
     /// The HTTP layer's error, when it reported one: a failed or cancelled transfer, an error
     /// status. `nil` otherwise.
     public let underlying: HTTPClientError?
 
-    init(_ code: Code, url: URL, message: String, underlying: HTTPClientError? = nil) {
+    init(_ code: Code, url: URL?, message: String, underlying: HTTPClientError? = nil) {
         self.code = code
         self.url = url
         self.message = message
         self.underlying = underlying
     }
 
-    /// `image <url>: <message>`, with any user info (credentials) removed from the URL.
-    public var description: String { URLUserInfo.removed(from: "image \(url.absoluteString): \(message)") }
+    /// `image <url>: <message>`, with any user info (credentials) removed from the URL; the
+    /// message alone when there is no URL (`the post's image URL is empty`).
+    public var description: String {
+        guard let url else { return message }
+        return URLUserInfo.removed(from: "image \(url.absoluteString): \(message)")
+    }
 }
 
 extension ImagePipelineError {

@@ -30,12 +30,7 @@ enum BrowseDetailLayout {
         lines.append("")
         lines += post.body.components(separatedBy: "\n")
         lines.append("")
-        if let image {
-            lines.append("image: \(image.url)".terminalLine)
-            lines.append("       \(PostRenderer.imageLine(image))".terminalLine)
-        } else {
-            lines.append("image: none")
-        }
+        lines += PostRenderer.imageLines(image).map(\.terminalLine)
         return lines
     }
 

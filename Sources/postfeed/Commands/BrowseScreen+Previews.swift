@@ -29,11 +29,7 @@ extension BrowseScreen {
                 return { screen in screen.showDetailPreview(preview, postID: post.id, onTerminal: onTerminal) }
             } catch {
                 guard !error.isCancelled else { return { _ in } }
-                // A post whose image URL is empty names no image: the reason alone (the
-                // error's URL would be the backend's).
-                let hasURL = !(post.imageURL ?? "").trimmingCharacters(in: .whitespaces).isEmpty
-                let said = hasURL ? "\(error)" : error.reason
-                return { screen in screen.setAbove(["(image not drawn: \(said))".terminalLine], postID: post.id) }
+                return { screen in screen.setAbove(["(image not drawn: \(error))".terminalLine], postID: post.id) }
             }
         }
     }

@@ -236,11 +236,12 @@ struct ListOutput: Encodable {
 
 extension ImageSummary {
     init(_ image: PostImage) {
-        if let response = image.response {
-            self.init(url: image.url, response: response, path: image.fileURL)
+        if let response = image.response, let url = image.url {
+            self.init(url: url, response: response, path: image.fileURL)
         } else {
             self.init(url: image.url, error: image.error.map { "\($0.message)" } ?? "unavailable")
-            // A URL that cannot be fetched is named by its message, as the post gave it.
+            // A URL that cannot be fetched is named by its message, as the post gave it; an
+            // empty one has no URL (`image.url` is nil).
             if image.error?.code == .unsupportedURL { url = "" }
         }
     }

@@ -15,13 +15,18 @@ enum OriginalImageFile {
     ///   same folder, renamed), with the umask's mode.
     /// - A symbolic link: the file it points to is written, the link stays.
     /// - A device, FIFO or socket (`/dev/stdout`, a pipe): written through, never replaced.
-    /// - Throws: ``CLIError`` naming the image URL when there is no image to write, or the
+    /// - Throws: ``CLIError`` naming the image URL when there is no image to write (the post
+    ///   alone when its image URL is empty), or the
     ///   file and the reason (a missing folder, a file where a folder should be, no
     ///   permission) when it cannot be written.
     static func write(_ image: PostImage, postID id: Int, to output: String?) throws -> (file: URL, warning: String?) {
+        guard let url = image.url else {
+            // An empty image URL names no image: there is nothing to load, and no address.
+            throw CLIError("post \(id) has no image: \(image.error?.message ?? FeedClient.emptyImageURLMessage)")
+        }
         guard let response = image.response else {
             let reason = image.error.map { "\($0)" } ?? "unknown error"
-            throw CLIError("the image of post \(id) (\(image.url.absoluteString)) could not be loaded: \(reason)")
+            throw CLIError("the image of post \(id) (\(url.absoluteString)) could not be loaded: \(reason)")
         }
         // The pipeline sniffed the bytes already: every image it delivers has a format.
         let format = response.info.format

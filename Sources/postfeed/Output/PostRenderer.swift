@@ -3,7 +3,9 @@ import PostFeed
 
 /// What is known of a post's image when it is printed.
 struct ImageSummary: Encodable {
-    var url: String
+    /// The image's URL; absent when the post names none (its image URL is empty: `error`
+    /// says so), `""` when the post's text cannot be fetched (`error` quotes it).
+    var url: String?
     var path: String?
     var width: Int?
     var height: Int?
@@ -25,8 +27,8 @@ struct ImageSummary: Encodable {
         stale = response.isStale ? true : nil
     }
 
-    init(url: URL, error: String) {
-        self.url = BackendDescription.removingUserInfo(url.absoluteString)
+    init(url: URL?, error: String) {
+        self.url = url.map { BackendDescription.removingUserInfo($0.absoluteString) }
         self.error = error
     }
 
@@ -83,12 +85,7 @@ enum PostRenderer {
         lines.append("")
         lines.append(contentsOf: wrap(post.body, width: width))
         lines.append("")
-        if let image {
-            lines.append("image: \(image.url.terminalLine)")
-            lines.append("       \(imageLine(image))")
-        } else {
-            lines.append("image: none")
-        }
+        lines += imageLines(image)
         return lines.joined(separator: "\n")
     }
 
@@ -105,9 +102,20 @@ enum PostRenderer {
         return parts.joined(separator: " · ")
     }
 
+    /// The detail view's image lines (`show`, browse's `o`): the image's address, then what
+    /// became of it; one line when there is no image, or no address to name.
+    static func imageLines(_ image: ImageSummary?) -> [String] {
+        guard let image else { return ["image: none"] }
+        guard let url = image.url else { return [imageLine(image)] }
+        return ["image: \(url.terminalLine)", "       \(imageLine(image))"]
+    }
+
+    /// What became of a post's image, one line: `image: none (the post's image URL is empty)`
+    /// when the post names no image URL.
     static func imageLine(_ image: ImageSummary) -> String {
         if let error = image.error {
-            return "image unavailable: \(image.url.isEmpty ? "" : image.url.terminalLine + ": ")\(error.terminalLine)"
+            guard let url = image.url else { return "image: none (\(error.terminalLine))" }
+            return "image unavailable: \(url.isEmpty ? "" : url.terminalLine + ": ")\(error.terminalLine)"
         }
         if image.loading == true { return "image still loading; cached for the next run when it arrives" }
         var text = "image"

@@ -1,5 +1,6 @@
 import Foundation
 import PostFeedServer
+import Testing
 
 /// A copy of `Fixtures/` a test may change (replace an image: a new ETag, or bad bytes),
 /// removed at the end.
@@ -21,6 +22,17 @@ final class FixtureCopy: Sendable {
     /// Serves `bytes` as image `name` from the next server started on this copy.
     func replace(_ name: String, with bytes: Data) throws {
         try bytes.write(to: image(name))
+    }
+
+    /// Gives post `id` the image URL `text` in this copy's `posts.json` (`""`: an empty one).
+    func setImageURL(_ text: String, ofPost id: Int) throws {
+        let file = directory.appendingPathComponent("posts.json")
+        let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]]
+        var posts = try #require(decoded, "posts.json is an array of posts")
+        let found = posts.firstIndex { $0["id"] as? Int == id }
+        let index = try #require(found, "no post \(id) in posts.json")
+        posts[index]["imageUrl"] = text
+        try JSONSerialization.data(withJSONObject: posts).write(to: file)
     }
 
     /// A server over this copy whose images are revalidated on every use (`max-age=0`).

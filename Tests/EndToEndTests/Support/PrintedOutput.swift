@@ -67,7 +67,8 @@ struct PostJSON: Decodable {
 }
 
 struct ImageJSON: Decodable {
-    var url: String
+    /// Absent when the post's image URL is empty.
+    var url: String?
     var path: String?
     var width: Int?
     var height: Int?

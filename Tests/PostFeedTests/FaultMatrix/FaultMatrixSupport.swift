@@ -127,7 +127,11 @@ enum FaultMatrix {
         for phrase in says {
             #expect(text.contains(phrase), "'\(phrase)' missing: \(text)", sourceLocation: sourceLocation)
         }
-        await expectNoImageCached(client, url: image.url, sourceLocation: sourceLocation)
+        guard let url = image.url else {
+            Issue.record("no image URL: \(text)", sourceLocation: sourceLocation)
+            return
+        }
+        await expectNoImageCached(client, url: url, sourceLocation: sourceLocation)
     }
 
     /// Neither image cache layer holds anything for `url`, and the disk layer has no entry.

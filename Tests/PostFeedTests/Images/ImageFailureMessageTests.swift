@@ -30,13 +30,29 @@ struct ImageFailureMessageTests {
 
     @Test(
         "an image URL that cannot be fetched is reported, not skipped",
-        arguments: ["ftp://example.com/a.png", "file:///etc/passwd", "data:image/png;base64,iVBORw0KGgo=", "", "  "])
+        arguments: ["ftp://example.com/a.png", "file:///etc/passwd", "data:image/png;base64,iVBORw0KGgo="])
     func unfetchable(text: String) async throws {
         try await FeedTestSupport.withClient { client, server, _ in
             let post = Post(id: 1, title: "t", body: "", imageURL: text)
             let image = try #require(await client.image(for: post), "a post naming an image must get a line")
             #expect(image.error?.code == .unsupportedURL)
             #expect(server.requestCount(pathPrefix: "/") == 0, "nothing is fetched")
+        }
+    }
+
+    @Test(
+        "an empty or blank image URL: the post has no image URL, nothing is fetched, and the message names no address",
+        arguments: ["", "  ", " \n\t"])
+    func emptyImageURL(text: String) async throws {
+        try await FeedTestSupport.withClient { client, server, _ in
+            let post = Post(id: 1, title: "t", body: "", imageURL: text)
+            let image = try #require(await client.image(for: post), "a post naming an image must get a line")
+            let error = try #require(image.error)
+            #expect(error.code == .noImageURL)
+            #expect(image.url == nil && error.url == nil, "no address stands in for the image's")
+            #expect(error.description == "the post's image URL is empty", "\(error)")
+            #expect(!error.description.contains(server.baseURL.absoluteString), "not the backend's address: \(error)")
+            #expect(server.totalRequestCount == 0, "nothing is fetched: \(server.requestCountsByPath)")
         }
     }
 
