@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// Re-frames libchafa's kitty graphics output the way the kitty protocol asks: chafa
 /// (1.12) base64-encodes each 512-byte piece of the pixels on its own, each with its own
@@ -103,7 +104,13 @@ enum KittyFraming {
             let start = index + 3
             var end = start
             // The payload is base64: the next ESC is the terminator's.
-            while end < bytes.count, bytes[end] != escape { end += 1 }
+            if let base = bytes.baseAddress, start < bytes.count,
+                let found = memchr(base + start, Int32(escape), bytes.count - start)
+            {
+                end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            } else {
+                end = bytes.count
+            }
             guard end + 1 < bytes.count, bytes[end + 1] == backslash else { return nil }
             if let split = bytes[start..<end].firstIndex(of: semicolon) {
                 commands.append(Command(keys: start..<split, payload: (split + 1)..<end))
@@ -133,67 +140,80 @@ enum Base64 {
     static func decode(
         _ text: Slice<UnsafeBufferPointer<UInt8>>, into output: UnsafeMutableBufferPointer<UInt8>, at offset: Int
     ) -> Int? {
-        guard text.count % 4 == 0, offset + text.count / 4 * 3 <= output.count else { return nil }
-        let padding = UInt8(ascii: "=")
+        guard text.count % 4 == 0, offset >= 0, offset + text.count / 4 * 3 <= output.count else { return nil }
+        guard !text.isEmpty else { return offset }
+        guard let input = text.base.baseAddress.map({ $0 + text.startIndex }), let start = output.baseAddress else { return nil }
         return values.withUnsafeBufferPointer { values -> Int? in
-            var out = offset
-            var index = text.startIndex
-            while index < text.endIndex {
-                let a = values[Int(text[index])], b = values[Int(text[index + 1])]
-                let third = text[index + 2], fourth = text[index + 3]
-                let isLast = index + 4 == text.endIndex
-                guard a != 0xFF, b != 0xFF else { return nil }
-                // Bits left over in the last character before the padding are ignored, as
-                // Foundation does: chafa's encoder leaves them set ("…/8P=").
-                if isLast, third == padding {
-                    guard fourth == padding else { return nil }
-                    output[out] = a << 2 | b >> 4
-                    return out + 1
-                }
-                let c = values[Int(third)]
-                guard c != 0xFF else { return nil }
-                if isLast, fourth == padding {
-                    output[out] = a << 2 | b >> 4
-                    output[out + 1] = b << 4 | c >> 2
-                    return out + 2
-                }
-                let d = values[Int(fourth)]
-                guard d != 0xFF else { return nil }
-                output[out] = a << 2 | b >> 4
-                output[out + 1] = b << 4 | c >> 2
-                output[out + 2] = c << 6 | d
+            guard let values = values.baseAddress else { return nil }
+            var out = start + offset
+            // Every group but the last has no padding. An invalid character's value is
+            // 0xFF, so one OR over all the values says whether any was invalid.
+            var invalid: UInt8 = 0
+            var group = input
+            let last = input + (text.count - 4)
+            while group < last {
+                let a = values[Int(group[0])], b = values[Int(group[1])]
+                let c = values[Int(group[2])], d = values[Int(group[3])]
+                invalid |= a | b | c | d
+                out[0] = a << 2 | b >> 4
+                out[1] = b << 4 | c >> 2
+                out[2] = c << 6 | d
                 out += 3
-                index += 4
+                group += 4
             }
-            return out
+            guard invalid & 0x80 == 0 else { return nil }
+            // The last group, where `=` may stand for the third and fourth characters. Bits
+            // left over before the padding are ignored, as Foundation does: chafa's
+            // encoder leaves them set ("…/8P=").
+            let padding = UInt8(ascii: "=")
+            let a = values[Int(last[0])], b = values[Int(last[1])]
+            guard a != 0xFF, b != 0xFF else { return nil }
+            out[0] = a << 2 | b >> 4
+            if last[2] == padding {
+                guard last[3] == padding else { return nil }
+                return out + 1 - start
+            }
+            let c = values[Int(last[2])]
+            guard c != 0xFF else { return nil }
+            out[1] = b << 4 | c >> 2
+            if last[3] == padding { return out + 2 - start }
+            let d = values[Int(last[3])]
+            guard d != 0xFF else { return nil }
+            out[2] = c << 6 | d
+            return out + 3 - start
         }
     }
 
     /// Encodes `bytes`, padded with `=`, into `output` from `offset`, which has room for
     /// `(bytes.count + 2) / 3 * 4` characters more. The offset after the last one.
     static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
-        alphabet.withUnsafeBufferPointer { alphabet in
-            var out = offset
-            var index = 0
-            while index + 3 <= bytes.count {
-                let a = bytes[index], b = bytes[index + 1], c = bytes[index + 2]
-                output[out] = alphabet[Int(a >> 2)]
-                output[out + 1] = alphabet[Int((a & 0x03) << 4 | b >> 4)]
-                output[out + 2] = alphabet[Int((b & 0x0F) << 2 | c >> 6)]
-                output[out + 3] = alphabet[Int(c & 0x3F)]
+        let length = (bytes.count + 2) / 3 * 4
+        precondition(offset >= 0 && offset + length <= output.count, "Base64.encode: no room in the output")
+        guard let input = bytes.baseAddress, let start = output.baseAddress else { return offset }
+        return alphabet.withUnsafeBufferPointer { alphabet in
+            guard let alphabet = alphabet.baseAddress else { return offset }
+            var out = start + offset
+            var group = input
+            let end = input + bytes.count
+            while end - group >= 3 {
+                let a = group[0], b = group[1], c = group[2]
+                out[0] = alphabet[Int(a >> 2)]
+                out[1] = alphabet[Int((a & 0x03) << 4 | b >> 4)]
+                out[2] = alphabet[Int((b & 0x0F) << 2 | c >> 6)]
+                out[3] = alphabet[Int(c & 0x3F)]
                 out += 4
-                index += 3
+                group += 3
             }
-            let left = bytes.count - index
+            let left = end - group
             if left > 0 {
-                let a = bytes[index], b = left == 2 ? bytes[index + 1] : 0
-                output[out] = alphabet[Int(a >> 2)]
-                output[out + 1] = alphabet[Int((a & 0x03) << 4 | b >> 4)]
-                output[out + 2] = left == 2 ? alphabet[Int((b & 0x0F) << 2)] : UInt8(ascii: "=")
-                output[out + 3] = UInt8(ascii: "=")
+                let a = group[0], b = left == 2 ? group[1] : 0
+                out[0] = alphabet[Int(a >> 2)]
+                out[1] = alphabet[Int((a & 0x03) << 4 | b >> 4)]
+                out[2] = left == 2 ? alphabet[Int((b & 0x0F) << 2)] : UInt8(ascii: "=")
+                out[3] = UInt8(ascii: "=")
                 out += 4
             }
-            return out
+            return out - start
         }
     }
 }
