@@ -140,10 +140,9 @@ struct PNGDecoder {
     /// raise, and it is not a 16-bit interlaced one, whose rows libpng 1.6.39's
     /// simplified API mixes up (a 9×4 gray image came back with rows 0 and 2 wrong).
     static func simplifiedAPIReads(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let size = declaredSize(bytes) else { return true }
-        // IHDR: bit depth at byte 24, interlace method at byte 28 (declaredSize saw 24 bytes).
-        if bytes.count > 28, bytes[24] == 16, bytes[28] != 0 { return false }
-        return size.width <= Int(pf_png_default_width_max()) && size.height <= Int(pf_png_default_height_max())
+        guard let header = IHDR(bytes) else { return true }
+        if header.bitDepth == 16, header.isInterlaced == true { return false }
+        return header.size.width <= Int(pf_png_default_width_max()) && header.size.height <= Int(pf_png_default_height_max())
     }
 
     /// The rows from `pf_png_rows` into `scaler`, or nil when its thread could not start.
@@ -223,12 +222,30 @@ struct PNGDecoder {
 
     /// The width and height the IHDR chunk declares (right after the signature), or nil.
     static func declaredSize(_ bytes: UnsafeBufferPointer<UInt8>) -> PixelSize? {
-        let start: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
-        guard bytes.count >= 24, bytes.prefix(start.count).elementsEqual(start) else { return nil }
-        func be32(at offset: Int) -> Int {
-            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        IHDR(bytes)?.size
+    }
+
+    /// What our checks read of the IHDR chunk (right after the signature) before libpng
+    /// does: one reader of its bytes for all of them.
+    struct IHDR {
+        let size: PixelSize
+        /// nil when the data ends before the field.
+        let bitDepth: UInt8?
+        let isInterlaced: Bool?
+
+        /// nil when `bytes` do not start with the signature and an IHDR's length and type,
+        /// or end before its width and height.
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let start: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+            guard bytes.count >= 24, bytes.prefix(start.count).elementsEqual(start) else { return nil }
+            func be32(at offset: Int) -> Int {
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            }
+            size = PixelSize(width: be32(at: 16), height: be32(at: 20))
+            // Then bit depth, colour type, compression, filter and interlace method.
+            bitDepth = bytes.count > 24 ? bytes[24] : nil
+            isInterlaced = bytes.count > 28 ? bytes[28] != 0 : nil
         }
-        return PixelSize(width: be32(at: 16), height: be32(at: 20))
     }
 
     /// `png_image.message`, a fixed C array, as a String.
