@@ -7,26 +7,12 @@ import Testing
 /// real terminal (tmux).
 @Suite("postfeed browse: messages and counts (tmux)", .serialized, .enabled(if: TmuxPane.isAvailable, "needs tmux"))
 struct BrowseMessagesTests {
-    private func start(_ pane: TmuxPane, sandbox: Sandbox, server: RunningFixtureServer) throws {
-        let binary = try PostfeedProcess.executable().path
-        try pane.type(
-            "clear; NO_COLOR=1 \(binary) browse --images none --base-url \(server.baseURL.absoluteString) --cache-dir \(sandbox.cacheRoot.path)"
-                + "; echo \"exit $?\" > browse.status",
-            enter: true)
-    }
-
-    private func quit(_ pane: TmuxPane) async throws {
-        try pane.type("q")
-        let status = try await pane.waitForFile("browse.status")
-        #expect(status == "exit 0\n", "\(status ?? "no status")")
-    }
-
     @Test("a status line cut with [l] (a message and the catalog's progress): l shows both whole")
     func lShowsWhatWasCut() async throws {
         let sandbox = try Sandbox()
         try await withFixtureServer { server in
             let pane = try TmuxPane(directory: sandbox.directory, columns: 40, rows: 20)
-            try start(pane, sandbox: sandbox, server: server)
+            try pane.startBrowse(sandbox: sandbox, server: server)
             try await pane.requireScreen { $0.first?.contains("posts 1–") == true }
 
             // When: j starts the catalog; s says a long message beside its progress
@@ -42,7 +28,7 @@ struct BrowseMessagesTests {
             let text = message.dropLast().joined(separator: " ")
             #expect(text.contains("most popular first") && text.contains("catalog"), "cut: \(cutLine.last ?? "")\nl: \(text)")
             try pane.type("x")
-            try await quit(pane)
+            try await pane.quitBrowse()
         }
     }
 
@@ -84,7 +70,7 @@ struct BrowseMessagesTests {
         let sandbox = try Sandbox()
         try await withFixtureServer(faults: FaultInjection(latency: .milliseconds(600))) { server in
             let pane = try TmuxPane(directory: sandbox.directory, columns: 140, rows: 30)
-            try start(pane, sandbox: sandbox, server: server)
+            try pane.startBrowse(sandbox: sandbox, server: server)
             try await pane.requireScreen { $0.first?.contains("posts 1–") == true }
 
             // When: g 200
@@ -98,7 +84,7 @@ struct BrowseMessagesTests {
             let stopped = try await pane.requireScreen(Self.countsAgreeAfterStop)
             let said = Self.stoppedCount(stopped) ?? 0
             #expect(said >= 40, "\(stopped.joined(separator: "\n"))")
-            try await quit(pane)
+            try await pane.quitBrowse()
         }
     }
 }

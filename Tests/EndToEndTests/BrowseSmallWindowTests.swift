@@ -5,20 +5,6 @@ import Testing
 /// `browse` in a real terminal (tmux) at sizes down to 1×1 (issue 16).
 @Suite("postfeed browse at any window size (tmux)", .serialized, .enabled(if: TmuxPane.isAvailable, "needs tmux"))
 struct BrowseSmallWindowTests {
-    private func start(_ pane: TmuxPane, sandbox: Sandbox, server: RunningFixtureServer) throws {
-        let binary = try PostfeedProcess.executable().path
-        try pane.type(
-            "clear; NO_COLOR=1 \(binary) browse --images none --base-url \(server.baseURL.absoluteString) --cache-dir \(sandbox.cacheRoot.path)"
-                + "; echo \"exit $?\" > browse.status",
-            enter: true)
-    }
-
-    private func quit(_ pane: TmuxPane) async throws {
-        try pane.type("q")
-        let status = try await pane.waitForFile("browse.status")
-        #expect(status == "exit 0\n", "\(status ?? "no status")")
-    }
-
     /// Whether a line is post `number`'s first line ("   1. title").
     private static func isPost(_ number: Int, _ line: String) -> Bool {
         line.hasPrefix(String(repeating: " ", count: max(0, 4 - String(number).count)) + "\(number). ")
@@ -31,7 +17,7 @@ struct BrowseSmallWindowTests {
         let sandbox = try Sandbox()
         try await withFixtureServer { server in
             let pane = try TmuxPane(directory: sandbox.directory, columns: 80, rows: 24)
-            try start(pane, sandbox: sandbox, server: server)
+            try pane.startBrowse(sandbox: sandbox, server: server)
             try await pane.requireScreen { $0.count > 2 && Self.isPost(1, $0[2]) }
 
             // When: 5 rows
@@ -53,7 +39,7 @@ struct BrowseSmallWindowTests {
             try pane.type("j")
             try await pane.requireScreen { $0.count == 5 && Self.isPost(2, $0[1]) }
 
-            try await quit(pane)
+            try await pane.quitBrowse()
         }
     }
 
@@ -73,7 +59,7 @@ struct BrowseSmallWindowTests {
             try await pane.requireScreen { $0.contains { Self.isPost(1, $0) } }
             try pane.resize(columns: 40, rows: 14)
             try await pane.requireScreen { $0.count == 14 && $0.contains { Self.isPost(2, $0) } }
-            try await quit(pane)
+            try await pane.quitBrowse()
             let after = try pane.screen()
             let leftovers = after.filter { line in (1...20).contains { Self.isPost($0, line) } || line.hasPrefix("PostFeed") }
             #expect(leftovers.isEmpty, "\(Self.text(after))")
@@ -87,7 +73,7 @@ struct BrowseSmallWindowTests {
         let sandbox = try Sandbox()
         try await withFixtureServer { server in
             let pane = try TmuxPane(directory: sandbox.directory, columns: 80, rows: 24)
-            try start(pane, sandbox: sandbox, server: server)
+            try pane.startBrowse(sandbox: sandbox, server: server)
             try await pane.requireScreen { $0.count > 2 && Self.isPost(1, $0[2]) }
 
             // When: 40×1; Then: post 1's line alone, no header
@@ -115,7 +101,7 @@ struct BrowseSmallWindowTests {
             try pane.resize(columns: 80, rows: 24)
             let back = try await pane.requireScreen { $0.count == 24 && $0[1].hasPrefix("────") && Self.isPost(3, $0[2]) }
             #expect(back[0].contains("posts 3–"), "\(Self.text(back))")
-            try await quit(pane)
+            try await pane.quitBrowse()
         }
     }
 
@@ -124,7 +110,7 @@ struct BrowseSmallWindowTests {
         let sandbox = try Sandbox()
         try await withFixtureServer { server in
             let pane = try TmuxPane(directory: sandbox.directory, columns: 50, rows: 12)
-            try start(pane, sandbox: sandbox, server: server)
+            try pane.startBrowse(sandbox: sandbox, server: server)
             try await pane.requireScreen { $0.count > 2 && Self.isPost(1, $0[2]) }
 
             // When: ?
@@ -147,7 +133,7 @@ struct BrowseSmallWindowTests {
             // When: any other key; Then: the list again
             try pane.type("x")
             try await pane.requireScreen { $0.first?.hasPrefix("PostFeed · infinite · posts 1–") == true }
-            try await quit(pane)
+            try await pane.quitBrowse()
         }
     }
 }

@@ -152,6 +152,26 @@ final class TmuxPane {
     }
 }
 
+extension TmuxPane {
+    /// `postfeed browse` started from the pane's shell (the screen cleared first; no colour,
+    /// no images) against `server`, caching in `sandbox`; its exit status goes to
+    /// `browse.status` in the pane's folder when it ends.
+    func startBrowse(sandbox: Sandbox, server: RunningFixtureServer) throws {
+        let binary = try PostfeedProcess.executable().path
+        try type(
+            "clear; NO_COLOR=1 \(binary) browse --images none --base-url \(server.baseURL.absoluteString) --cache-dir \(sandbox.cacheRoot.path)"
+                + "; echo \"exit $?\" > browse.status",
+            enter: true)
+    }
+
+    /// `q` to a browse started by ``startBrowse(sandbox:server:)``, expecting exit status 0.
+    func quitBrowse(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try type("q")
+        let status = try await waitForFile("browse.status")
+        #expect(status == "exit 0\n", "\(status ?? "no status")", sourceLocation: sourceLocation)
+    }
+}
+
 @Suite("postfeed browse in a real terminal (tmux)", .serialized, .enabled(if: tmuxPath != nil, "needs tmux"))
 struct BrowseTerminalTests {
     enum WayOut: String, CaseIterable, CustomTestStringConvertible {
