@@ -165,5 +165,27 @@ extension NginxSuite {
             // Then it backed off twice before giving up with the connection error
             #expect(clock.sleeps == [.milliseconds(200), .milliseconds(400)])
         }
+    
+        @Test func aNameThatDoesNotResolveIsNotRetried() async throws {
+            // Given a host under .invalid, which never resolves (RFC 6761)
+            let url = try #require(URL(string: "http://no-such-host.invalid/image.png"))
+            let clock = RecordingClock()
+
+            // When a client with 3 attempts asks for it
+            var thrown: HTTPClientError?
+            do {
+                _ = try await withTestClient({ configure(&$0, clock: clock) }) { try await $0.get(url) }
+            } catch let error as HTTPClientError {
+                thrown = error
+            }
+
+            // Then one attempt and no wait: a name that did not resolve does not resolve a
+            // moment later (curl's own --retry leaves it alone too)
+            let error = try #require(thrown)
+            #expect(error.code == .cannotResolve, "\(error)")
+            #expect(clock.sleeps.isEmpty, "\(error)")
+            #expect(!error.isTransient)
+            #expect(error.description.contains("no-such-host.invalid did not resolve"), "\(error)")
+        }
     }
 }

@@ -13,6 +13,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         fileprivate enum Base: String, Sendable, Hashable {
             case timedOut = "timed out"
             case cannotConnect = "cannot connect"
+            case cannotResolve = "name not resolved"
             case connectionLost = "connection lost"
             case truncatedBody = "truncated body"
             case tooManyRedirects = "too many redirects"
@@ -31,8 +32,12 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
 
         /// Connect, total or stall timeout; see ``HTTPClientError/timeout``.
         public static let timedOut = Code(base: .timedOut)
-        /// Name lookup failed or the server refused the connection.
+        /// The server refused the connection, or could not be reached.
         public static let cannotConnect = Code(base: .cannotConnect)
+        /// The host's name (or the proxy's) did not resolve; the name is
+        /// ``HTTPClientError/detail``. Not transient: a name that did not resolve does not
+        /// resolve a moment later (curl's own `--retry` leaves it alone too).
+        public static let cannotResolve = Code(base: .cannotResolve)
         /// The connection was reset or closed before a response arrived.
         public static let connectionLost = Code(base: .connectionLost)
         /// The connection closed before the promised body was complete.
@@ -113,7 +118,8 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// Whether trying again may succeed: connection problems, connect timeouts and stalls
     /// (a stalled body is a connection gone quiet, as good as reset). Not the total timeout:
-    /// the next attempt would take as long.
+    /// the next attempt would take as long; not a name that did not resolve
+    /// (``Code/cannotResolve``): the resolver has answered, and would answer the same.
     public var isTransient: Bool {
         switch code.base {
         case .cannotConnect, .connectionLost, .truncatedBody: true
@@ -146,6 +152,8 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
             return "\(which) reached\(detail.map { " (\($0))" } ?? "")\(curl); check the server or raise the timeout"
         case .cannotConnect:
             return "cannot connect\(curl); is the server running and the address right?"
+        case .cannotResolve:
+            return "the name \(detail ?? "of the host") did not resolve\(curl); check the host name in the URL"
         case .connectionLost:
             return "connection lost before a complete response\(curl); try again"
         case .truncatedBody:

@@ -3,7 +3,8 @@ import Foundation
 /// When and how long to wait before trying an idempotent request again.
 ///
 /// Retries connection failures (refused, reset, truncated body, connect timeout, stall) and the
-/// statuses 408, 429, 500, 502, 503, 504. Never other `4xx`, never non-idempotent methods.
+/// statuses 408, 429, 500, 502, 503, 504. Never other `4xx`, never non-idempotent methods,
+/// never a name that did not resolve (``HTTPClientError/Code/cannotResolve``).
 /// The delay is exponential backoff with full jitter, `random(0 ... min(maximumDelay,
 /// baseDelay × 2^(attempt-1)))`, unless the response carries `Retry-After` (seconds or an
 /// HTTP-date): that wait is honoured exactly when it is at most `maximumRetryAfter`;

@@ -44,7 +44,13 @@ enum CurlOutcomeMapper {
             }
             // Stalls are failed by the engine (StallWatch), never by curl.
             return error(.timedOut, timeout: .total)
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return error(.cannotResolve, detail: url.host)
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            // Only with a proxy set, which `isProxyFailure` reports above; kept apart from
+            // `.cannotConnect` all the same, so it is never retried.
+            return error(.cannotResolve, detail: transfer.settings.proxy.map(HTTPProxySettings.displayed) ?? "of the proxy")
+        case CURLE_COULDNT_CONNECT:
             return error(.cannotConnect)
         case CURLE_TOO_MANY_REDIRECTS:
             return error(.tooManyRedirects, detail: "limit \(transfer.settings.maximumRedirects)")
