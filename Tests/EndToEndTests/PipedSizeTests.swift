@@ -130,3 +130,31 @@ struct PipedSizeTests {
         }
     }
 }
+
+/// Piped `browse` drew its rules 80 wide and wrapped the detail view at 80 whatever
+/// `COLUMNS` said, unlike `show`, `list` and `page`.
+@Suite("postfeed browse piped: COLUMNS sizes the rules and the detail view's wrap")
+struct PipedBrowseWidthTests {
+    @Test("COLUMNS=40: rules 40 wide, the opened post wrapped at 40; no COLUMNS: 80")
+    func rulesAndWrapFollowColumns() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            for (columns, width) in [("40", 40), ("", 80), ("junk", 80)] {
+                let environment = columns.isEmpty ? [:] : ["COLUMNS": columns]
+                let run = try await sandbox.run(
+                    ["browse", "--images", "none"], against: server, standardInput: Data("oq".utf8), environment: environment)
+                try #require(run.succeeded, "\(run)")
+                let lines = run.outputLines
+                let rules = lines.filter { !$0.isEmpty && $0.allSatisfy { $0 == "─" } }
+                #expect(!rules.isEmpty, "COLUMNS=\(columns): no rule in \(run.standardOutput)")
+                for rule in rules { #expect(rule.count == width, "COLUMNS=\(columns): a rule \(rule.count) wide") }
+                // The detail view (from its "#1" title line to its closing line): none wider.
+                let detail = lines.drop { !$0.hasPrefix("#1 ") }.prefix { $0 != "(any key to go back)" }
+                try #require(detail.count > 5, "COLUMNS=\(columns): no detail view in \(run.standardOutput)")
+                let widest = detail.map { DisplayWidth.of($0) }.max() ?? 0
+                #expect(widest <= width, "COLUMNS=\(columns): a line \(widest) wide: \(detail.joined(separator: "\n"))")
+                #expect(widest > width / 2, "COLUMNS=\(columns): nothing near the width, \(widest)")
+            }
+        }
+    }
+}

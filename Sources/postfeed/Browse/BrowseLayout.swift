@@ -162,10 +162,11 @@ enum BrowseLayout {
     }
 
     /// The frame piped (keys from a pipe, output to a file): every line whole, no escapes,
-    /// the rules 80 wide, the status and the prompt each on a line of their own.
-    static func pipedLines(_ frame: BrowseFrame) -> [String] {
+    /// the rules as wide as `columns` (the terminal on stdout, else `COLUMNS`, else 80), the
+    /// status and the prompt each on a line of their own.
+    static func pipedLines(_ frame: BrowseFrame, columns: Int = Terminal.width) -> [String] {
         let frame = frame.cleaned
-        let rule = String(repeating: "─", count: 80)
+        let rule = String(repeating: "─", count: max(1, columns))
         let header = frame.activity.map { frame.header + " · " + $0 } ?? frame.header
         var lines = [header, rule] + frame.entries.flatMap { $0 } + [rule, frame.hints]
         if !frame.status.isEmpty { lines.append(frame.status) }

@@ -209,7 +209,8 @@ extension BrowseScreen {
         case .detail(_, let text, let above):
             terminal.write(clearsImages)
             guard let size else {
-                let wrapped = text.flatMap { BrowseLayout.wrap($0, toColumns: 80) }
+                // Piped: at COLUMNS, as `show` wraps (80 without it).
+                let wrapped = text.flatMap { BrowseLayout.wrap($0, toColumns: Terminal.width) }
                 drawPiped(text: above + wrapped, closing: detailNote.map { "\($0) (any key to go back)" } ?? "(any key to go back)")
                 return
             }
