@@ -124,4 +124,20 @@ struct ImageOutputTests {
             #expect(huge.errorMessage?.contains("is out of range") == true, "\(huge)")
         }
     }
+
+    /// `/proc/version` exists and is a file, but /proc takes no new file: the reason was the
+    /// temporary file's ("No such file or directory"), for a file that is plainly there.
+    @Test("a file in a folder that takes no new file: the folder named as the reason, the file untouched")
+    func folderThatTakesNoNewFile() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let before = try String(contentsOfFile: "/proc/version", encoding: .utf8)
+            let run = try await sandbox.run(["image", "42", "--output", "/proc/version"], against: server)
+            #expect(run.failed)
+            let message = run.errorMessage ?? ""
+            #expect(message.contains("cannot write /proc/version: cannot create a file in /proc"), "\(run)")
+            #expect(message.contains("choose a writable place with --output"), "\(run)")
+            #expect(try String(contentsOfFile: "/proc/version", encoding: .utf8) == before)
+        }
+    }
 }

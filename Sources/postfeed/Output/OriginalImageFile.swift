@@ -95,7 +95,15 @@ enum OriginalImageFile {
         let folder = destination.deletingLastPathComponent().path
         let temporary = folder + "/.\(destination.lastPathComponent).postfeed-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw failure(destination.path, errno) }
+        guard descriptor >= 0 else {
+            // The folder is there (checked before): it takes no new file (no permission, a
+            // read-only or a virtual file system such as /proc), which is the reason to
+            // give, not the temporary file's errno alone.
+            let code = errno
+            throw CLIError(
+                "cannot write \(destination.path): cannot create a file in \(folder) (\(String(cString: strerror(code))));"
+                    + " choose a writable place with --output")
+        }
         var closed = false
         defer {
             if !closed { close(descriptor) }
