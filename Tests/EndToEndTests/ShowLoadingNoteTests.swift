@@ -55,6 +55,38 @@ struct ShowLoadingNoteTests {
         }
     }
 
+    /// The note was cut to stdout's width: with stdout in a file, 79 columns on a 30-column
+    /// terminal, so it wrapped, and erasing its last row left the others behind.
+    @Test("stdout in a file, stderr a 30-column terminal: the note fits stderr's row and leaves nothing behind",
+          .enabled(if: tmuxInstalled, "needs tmux"))
+    func noteFitsStandardErrorsWidth() async throws {
+        let sandbox = try Sandbox()
+        try await withSlowImageServer { server in
+            let binary = try PostfeedProcess.executable().path
+            let pane = try TmuxPane(directory: sandbox.directory, columns: 30, rows: 20)
+            try pane.type(
+                "clear; NO_COLOR=1 \(binary) show 42 --images symbols --base-url \(server.baseURL.absoluteString)"
+                    + " --cache-dir \(sandbox.cacheRoot.path) > out.txt; echo \"exit $?\" > status",
+                enter: true)
+
+            // While the image crawls: the note on one row, cut to fit it.
+            let loading = try await pane.requireScreen(timeout: .seconds(3)) { screen in
+                screen.contains { $0.hasPrefix("loading image") }
+            }
+            let noteLine = loading.first { $0.hasPrefix("loading image") } ?? ""
+            #expect(noteLine.hasSuffix("…") && noteLine.count < 30, "\(loading.joined(separator: "\n"))")
+
+            // Then: ended, and no piece of the note left where it was.
+            let ended = try await pane.waitForFile("status")
+            #expect(ended == "exit 0\n", "\(ended ?? "did not end")")
+            let output = try String(contentsOf: sandbox.directory.appendingPathComponent("out.txt"), encoding: .utf8)
+            #expect(output.contains(ShowImageTests.title42))
+            let after = try pane.screen()
+            let left = after.contains { $0.hasPrefix("loading image") }
+            #expect(!left, "\(after.joined(separator: "\n"))")
+        }
+    }
+
     @Test("piped (stderr not a terminal): nothing more on stderr, the same output")
     func quietWhenPiped() async throws {
         let sandbox = try Sandbox()

@@ -20,7 +20,7 @@ final class LoadingNote: Sendable {
     /// How long a wait goes unannounced: most cached or nearby images are there before.
     static let delay: Duration = .milliseconds(300)
 
-    /// Shows `message` (one line, cut to the terminal's width) after `delay` unless
+    /// Shows `message` (one line, cut to stderr's terminal width) after `delay` unless
     /// ``end()`` came first; nothing at all when stderr is not a terminal.
     static func start(_ message: String, after delay: Duration = LoadingNote.delay) -> LoadingNote {
         let note = LoadingNote()
@@ -28,9 +28,8 @@ final class LoadingNote: Sendable {
             note.state.withLock { $0 = .ended }
             return note
         }
-        // Cut short of the last column: a line that wraps would leave its start behind
-        // when it is erased.
-        let line = message.terminalLine.truncated(to: max(1, Terminal.width - 1))
+        // One line: `Terminal.progress` cuts it to stderr's width.
+        let line = message.terminalLine
         let task = Task.detached {
             try? await Task.sleep(for: delay)
             note.state.withLock { state in

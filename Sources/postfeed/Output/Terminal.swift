@@ -14,10 +14,13 @@ enum Terminal {
         try? StandardStream.error.write(BackendDescription.removingUserInfo(message).terminalLines + "\n")
     }
 
-    /// A transient progress line on stderr, shown only on a terminal.
+    /// A transient progress line on stderr, shown only on a terminal; cut short of the
+    /// last column of stderr's terminal (stdout may be a file), since a line that wraps
+    /// leaves its first rows behind when the next one, or ``endProgress()``, erases it.
     static func progress(_ message: String) {
         guard standardErrorIsTerminal else { return }
-        try? StandardStream.error.write("\r\u{1B}[2K\(message)")
+        let line = DisplayWidth.cut(message, toColumns: max(1, size(of: STDERR_FILENO).columns - 1))
+        try? StandardStream.error.write("\r\u{1B}[2K\(line)")
     }
 
     /// Clears the progress line.
@@ -32,9 +35,13 @@ enum Terminal {
     /// Columns and rows of the terminal on stdout. Where it says none (piped, or a
     /// terminal answering 0), `COLUMNS` and `LINES` when they are positive numbers (at most
     /// ``largestSize``), else 80 × 24.
-    static var size: (columns: Int, rows: Int) {
+    static var size: (columns: Int, rows: Int) { size(of: STDOUT_FILENO) }
+
+    /// Columns and rows of the terminal on `descriptor` (stderr for a note written there),
+    /// with the same fallbacks as ``size``.
+    static func size(of descriptor: Int32) -> (columns: Int, rows: Int) {
         var size = winsize()
-        let answered = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0
+        let answered = ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0
         // The environment is read only where the terminal gave no size (it is copied into a
         // dictionary on each read, and a terminal's answer wins anyway).
         let columns = answered && size.ws_col > 0
