@@ -148,4 +148,21 @@ import Testing
         #expect(started == nil)
         #expect(room.count == 2)
     }
+
+    @Test func everyWaiterOfAnOriginLeavesAtOnceAcrossLevels() {
+        // Given waiters of two origins at two levels
+        var room = WaitingRoom<Waiter>(levels: 3)
+        for (name, level) in [("a1", 0), ("b1", 1), ("a2", 2), ("a3", 0), ("b2", 0)] {
+            room.append(Waiter(name), level: level, origin: String(name.prefix(1)))
+        }
+
+        // When origin "a"'s waiters are taken out (its name did not resolve)
+        let removed = room.removeAll(origin: "a").map(\.name)
+
+        // Then all of them, highest level first, and only them remain for "b"
+        #expect(removed == ["a2", "a1", "a3"])
+        #expect(room.count == 2)
+        #expect(drain(&room) == ["b1", "b2"])
+        #expect(room.removeAll(origin: "a").isEmpty)
+    }
 }

@@ -58,6 +58,8 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var runningPerHost: [String: Int] = [:]
     private var handlePool: [EasyHandle] = []
     private var stallWatch = StallWatch()
+    /// One name lookup per origin at a time (see ``NameLookupGate``).
+    private var names = NameLookupGate<Transfer>()
 
     init(limits: Limits, logger: Logger) throws(HTTPClientError) {
         guard CurlGlobal.ensureInitialised(), let multi = curl_multi_init() else {
@@ -137,7 +139,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             startQueued()
             var stillRunning: Int32 = 0
             curl_multi_perform(multi, &stillRunning)
-            if collectFinished() + failStalled() > 0 {
+            if collectFinished() + failStalled() > 0 || names.openResolved(Self.nameResolved) {
                 startQueued()
                 continue  // new transfers need a perform before sleeping
             }
@@ -209,12 +211,30 @@ final class CurlMultiEngine: @unchecked Sendable {
     }
 
     /// Moves queued transfers into the multi handle, highest priority first, as long as
-    /// the total and per-host caps allow.
+    /// the total and per-host caps allow (one per origin while its name is looked up).
     private func startQueued() {
         while running.count < limits.maximumConnections,
-            let transfer = waiting.popFirst(where: { runningPerHost[$0, default: 0] < limits.maximumConnectionsPerHost })
+            let transfer = waiting.popFirst(where: { origin in
+                runningPerHost[origin, default: 0] < names.limit(forOrigin: origin, cap: limits.maximumConnectionsPerHost)
+            })
         {
             start(transfer)
+        }
+    }
+
+    /// Whether curl got past `transfer`'s name lookup (or the proxy's).
+    private static func nameResolved(_ transfer: Transfer) -> Bool {
+        guard let easy = transfer.easy else { return false }
+        return easy.offset(CURLINFO_NAMELOOKUP_TIME_T) > 0 || easy.offset(CURLINFO_CONNECT_TIME_T) > 0
+    }
+
+    /// The transfers waiting for the origin of a transfer whose name did not resolve fail
+    /// with its error at once: they would ask the resolver the same question.
+    private func failWaiters(after error: HTTPClientError, origin: String) {
+        for transfer in waiting.removeAll(origin: origin) {
+            transfer.finish(.failure(HTTPClientError(
+                error.code, url: transfer.request.url, curlCode: error.curlCode, curlMessage: error.curlMessage,
+                detail: error.detail)))
         }
     }
 
@@ -231,6 +251,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         transfer.easy = easy
         running[easy.raw] = transfer
         runningPerHost[transfer.origin.key, default: 0] += 1
+        names.started(transfer, origin: transfer.origin.key, hostIsAddress: transfer.origin.hostIsAddress)
         let now = ContinuousClock.now
         transfer.startedAt = now
         stallWatch.started(transfer, at: now)
@@ -270,7 +291,10 @@ final class CurlMultiEngine: @unchecked Sendable {
             else { continue }
             let code = pf_msg_result(message)
             let result = CurlOutcomeMapper.result(of: transfer, easy: easy, code: code)
-            detach(transfer, easy: easy)
+            detach(transfer, easy: easy, nameResolved: code == CURLE_OK || Self.nameResolved(transfer))
+            if case .failure(let error) = result, error.code == .cannotResolve {
+                failWaiters(after: error, origin: transfer.origin.key)
+            }
             if case .success(let outcome) = result {
                 logger.debug(
                     "\(transfer.request.method) \(URLUserInfo.removed(from: transfer.request.url.absoluteString)) → \(outcome.status)",
@@ -282,7 +306,8 @@ final class CurlMultiEngine: @unchecked Sendable {
         return finished
     }
 
-    private func detach(_ transfer: Transfer, easy: EasyHandle) {
+    private func detach(_ transfer: Transfer, easy: EasyHandle, nameResolved: Bool = false) {
+        names.ended(transfer, origin: transfer.origin.key, nameResolved: nameResolved)
         curl_multi_remove_handle(multi, easy.raw)
         running[easy.raw] = nil
         runningPerHost[transfer.origin.key, default: 1] -= 1

@@ -25,6 +25,8 @@ struct Origin: Sendable {
     /// connection cap.
     let key: String
     let isHTTPS: Bool
+    /// The host is an IPv4 or IPv6 address (`127.0.0.1`, `[::1]`): nothing to look up.
+    let hostIsAddress: Bool
 
     /// Refuses URLs the engine must not fetch: a scheme other than http and https, no host.
     init(_ url: URL) throws(HTTPClientError) {
@@ -35,14 +37,15 @@ struct Origin: Sendable {
             throw HTTPClientError(.unsupportedScheme, url: url, detail: "scheme \(url.scheme ?? "none")")
         case .noHost:
             throw HTTPClientError(.invalidURL, url: url, detail: "no host")
-        case .origin(let key, let isHTTPS):
+        case .origin(let key, let isHTTPS, let hostIsAddress):
             self.key = key
             self.isHTTPS = isHTTPS
+            self.hostIsAddress = hostIsAddress
         }
     }
 
     private enum Parsed {
-        case origin(key: String, isHTTPS: Bool)
+        case origin(key: String, isHTTPS: Bool, hostIsAddress: Bool)
         case unsupportedScheme
         case noHost
     }
@@ -74,7 +77,12 @@ struct Origin: Sendable {
             authority[index...].contains(UInt8(ascii: "]")) ? nil : index
         } ?? authority.endIndex
         guard hostEnd > authority.startIndex else { return .noHost }
-        return .origin(key: (isHTTPS ? "https://" : "http://") + String(decoding: authority, as: UTF8.self), isHTTPS: isHTTPS)
+        let host = authority[..<hostEnd]
+        let hostIsAddress = host.first == UInt8(ascii: "[")
+            || host.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".") }
+        return .origin(
+            key: (isHTTPS ? "https://" : "http://") + String(decoding: authority, as: UTF8.self), isHTTPS: isHTTPS,
+            hostIsAddress: hostIsAddress)
     }
 }
 

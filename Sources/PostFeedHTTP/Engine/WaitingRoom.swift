@@ -57,6 +57,17 @@ struct WaitingRoom<Element: AnyObject> {
         return take(level: level, origin: origin) { $0.remove { $0.element === element } } != nil
     }
 
+    /// Removes and returns every waiter for `origin` (highest level first, in arrival order).
+    mutating func removeAll(origin: String) -> [Element] {
+        var all: [Element] = []
+        for level in levels.indices.reversed() {
+            guard let waiting = levels[level].removeValue(forKey: origin) else { continue }
+            all.append(contentsOf: waiting.elements.map(\.element))
+        }
+        count -= all.count
+        return all
+    }
+
     /// Empties the room, returning every waiter (highest level first, in arrival order
     /// within an origin).
     mutating func removeAll() -> [Element] {

@@ -35,6 +35,18 @@ final class FixtureCopy: Sendable {
         try JSONSerialization.data(withJSONObject: posts).write(to: file)
     }
 
+    /// Rewrites every post's image URL in this copy's `posts.json` with `change` (posts
+    /// without one keep none).
+    func rewriteImageURLs(_ change: (String) -> String) throws {
+        let file = directory.appendingPathComponent("posts.json")
+        let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]]
+        var posts = try #require(decoded, "posts.json is an array of posts")
+        for index in posts.indices {
+            if let text = posts[index]["imageUrl"] as? String { posts[index]["imageUrl"] = change(text) }
+        }
+        try JSONSerialization.data(withJSONObject: posts).write(to: file)
+    }
+
     /// A server over this copy whose images are revalidated on every use (`max-age=0`).
     func configuration(port: Int = 0) -> FixtureServerConfiguration {
         FixtureServerConfiguration(port: port, fixturesDirectory: directory, imageMaxAge: 0)
