@@ -16,8 +16,9 @@ let previewBoxes = [
 ]
 
 /// Decodes the fuzzer's input the ways the product does: `ImageDecoder.size(of:)` (the
-/// header alone), `decode(_:fittingIn:)` (a preview: sniffed, decoded scaled by the
-/// library, area-averaged to fit), and `decode(_:as:)` at full size with the format forced
+/// header alone), `decode(_:fittingIn:)` (sniffed, decoded scaled by the library,
+/// area-averaged to fit), `decode(_:toRender:)` (a preview's pixels: the library's own
+/// scaling only), and `decode(_:as:)` at full size with the format forced
 /// (so the wrapper also sees bytes that do not sniff as `format`). Every call either
 /// returns or throws a one-line `ImageDecodingError`; what it returns must be consistent
 /// with the header. One input in four has its preview drawn in a terminal box of a few
@@ -44,6 +45,29 @@ public func fuzzImageDecoding(_ format: ImageFormat, _ input: UnsafeRawBufferPoi
         // One input in four goes on to the terminal, as a preview does: the decoded pixels
         // (any aspect ratio, 1×N included) drawn into a few cells by libchafa.
         if input.count % 4 == 0 { render(preview, seed: input.count / 4) }
+    } catch {
+        checkMessage(error)
+    }
+
+    // What previews hand the renderer (`decode(_:toRender:)`): the decoder's own scaling,
+    // covering the fitted size (up to about twice it each way for JPEG), never past the
+    // header's size; one input in four drawn by libchafa, which scales the rest.
+    do {
+        let pixels = try decoder.decode(data, toRender: box)
+        precondition(header != nil, "decoded \(pixels.size) to render an image whose header did not read")
+        precondition(pixels.width > 0 && pixels.height > 0, "empty pixels to render, \(pixels.size)")
+        if let header {
+            precondition(pixels.width <= header.width && pixels.height <= header.height,
+                          "\(pixels.size) to render is larger than the image, \(header)")
+            // At most the next DCT factor up (about twice the fit), or TurboJPEG's smallest,
+            // 1/8, when even that is larger than the fit.
+            let fitted = header.fitting(in: box)
+            let widest = max(fitted.width * 2 + 1, (header.width + 7) / 8)
+            let tallest = max(fitted.height * 2 + 1, (header.height + 7) / 8)
+            precondition(pixels.width <= widest && pixels.height <= tallest,
+                          "\(pixels.size) to render for a fit of \(fitted) of \(header): not bounded by the box")
+        }
+        if input.count % 4 == 1 { render(pixels, seed: input.count / 4) }
     } catch {
         checkMessage(error)
     }
