@@ -126,5 +126,11 @@ struct KeyReaderStopTests {
         var byte: UInt8 = 0
         #expect(read(ends[0], &byte, 1) == 1)
         #expect(byte == UInt8(ascii: "x"))
+
+        // And: stopping again (browse's `defer` does) returns at once, not after a wait
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(reader.stop())
+        #expect(clock.now - start < .milliseconds(500), "a second stop() waited \(clock.now - start)")
     }
 }

@@ -184,6 +184,8 @@ struct KeyReader {
     @discardableResult
     func stop() -> Bool {
         terminal.stopReading()
-        return finished.wait(timeout: .now() + .seconds(1)) == .success
+        guard finished.wait(timeout: .now() + .seconds(1)) == .success else { return false }
+        finished.signal()  // ended for good: a second stop() (the command's `defer`) returns at once
+        return true
     }
 }
