@@ -27,7 +27,9 @@ enum KittyFraming {
         return output.withUTF8 { reframed($0) } ?? output
     }
 
-    private static func reframed(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// `bytes` (chafa's output) re-framed, or nil when they are not the one transmission
+    /// of commands chafa writes, or its pieces do not decode.
+    static func reframed(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard let commands = commands(in: bytes), let first = commands.first else { return nil }
         // Chafa's first command carries the keys (a=T, f=32, s=…, v=…) and its `m`; each
         // later one only `m` and a piece of the payload.

@@ -123,9 +123,13 @@ public struct TerminalImageRenderer: Sendable {
         guard let printed = chafa_canvas_print(canvas, termInfo) else { return "" }
         defer { pf_gstring_free(printed) }
         guard let characters = printed.pointee.str else { return "" }
-        let bytes = UnsafeRawBufferPointer(start: characters, count: Int(printed.pointee.len))
-        let text = String(decoding: bytes, as: UTF8.self)
-        return imageProtocol == .kitty ? KittyFraming.reframed(text) : text
+        // gchar and UInt8 may alias (a signed and an unsigned integer of one size).
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(characters).assumingMemoryBound(to: UInt8.self), count: Int(printed.pointee.len))
+        // Kitty: re-framed from chafa's bytes where they are (~640 KB at 40×20 cells), not
+        // from a String copy of them.
+        if imageProtocol == .kitty, let reframed = KittyFraming.reframed(bytes) { return reframed }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private var pixelMode: ChafaPixelMode {
