@@ -41,19 +41,22 @@ enum KittyFraming {
             let keys = bytes[command.keys]
             guard isM(keys), !keys.contains(comma) else { return nil }
         }
-        let payloadCount = commands.reduce(0) { $0 + ($1.payload?.count ?? 0) }
-        var decodedAll = true
-        let pixels = [UInt8](unsafeUninitializedCapacity: payloadCount / 4 * 3) { buffer, count in
-            for command in commands {
-                guard let payload = command.payload else { continue }
-                guard let written = Base64.decode(bytes[payload], into: buffer, at: count) else {
-                    decodedAll = false
-                    return
-                }
-                count = written
+        // The decoded length of every payload (its `=` padding read off its end), so the
+        // output is sized, and its last chunk known, before anything is decoded.
+        var total = 0
+        var largestPiece = 0
+        for command in commands {
+            guard let payload = command.payload else { continue }
+            guard payload.count % 4 == 0 else { return nil }
+            var length = payload.count / 4 * 3
+            if payload.count >= 4 {
+                if bytes[payload.upperBound - 1] == equals { length -= 1 }
+                if bytes[payload.upperBound - 2] == equals { length -= 1 }
             }
+            total += length
+            largestPiece = max(largestPiece, payload.count / 4 * 3)
         }
-        guard decodedAll, !pixels.isEmpty else { return nil }
+        guard total > 0 else { return nil }
         // The first command's keys without its `m`, each followed by a comma.
         var keys: [UInt8] = []
         for key in bytes[first.keys].split(separator: comma) where !isM(key) {
@@ -62,35 +65,54 @@ enum KittyFraming {
         }
 
         let bytesPerChunk = chunkSize / 4 * 3
-        let chunks = (pixels.count + bytesPerChunk - 1) / bytesPerChunk
+        let chunks = (total + bytesPerChunk - 1) / bytesPerChunk
         // ESC _ G, m=1;, ESC \ around each chunk.
-        let capacity = (pixels.count + 2) / 3 * 4 + chunks * 9 + keys.count
-        return String(unsafeUninitializedCapacity: capacity) { output in
-            var count = 0
-            func put(_ byte: UInt8) {
-                output[count] = byte
-                count += 1
-            }
-            pixels.withUnsafeBufferPointer { pixels in
-                var start = 0
-                while start < pixels.count {
-                    let end = min(start + bytesPerChunk, pixels.count)
+        let capacity = (total + 2) / 3 * 4 + chunks * 9 + keys.count
+        var decodedAll = true
+        // Streamed: each piece is decoded into one chunk's buffer (with room for a piece
+        // past it), and each full chunk encoded out at once; the pixels are never whole.
+        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytesPerChunk + largestPiece) { chunk in
+            String(unsafeUninitializedCapacity: capacity) { output in
+                var count = 0
+                var emitted = 0
+                var filled = 0
+                func put(_ byte: UInt8) {
+                    output[count] = byte
+                    count += 1
+                }
+                func emit(_ length: Int) {
                     put(0x1B)
                     put(UInt8(ascii: "_"))
                     put(UInt8(ascii: "G"))
-                    if start == 0 { for byte in keys { put(byte) } }
+                    if emitted == 0 { for byte in keys { put(byte) } }
+                    emitted += length
                     put(m)
                     put(equals)
-                    put(end < pixels.count ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+                    put(emitted < total ? UInt8(ascii: "1") : UInt8(ascii: "0"))
                     put(UInt8(ascii: ";"))
-                    count = Base64.encode(UnsafeBufferPointer(rebasing: pixels[start..<end]), into: output, at: count)
+                    count = Base64.encode(UnsafeBufferPointer(rebasing: chunk[0..<length]), into: output, at: count)
                     put(0x1B)
                     put(UInt8(ascii: "\\"))
-                    start = end
                 }
+                for command in commands {
+                    guard let payload = command.payload else { continue }
+                    guard let end = Base64.decode(bytes[payload], into: chunk, at: filled) else {
+                        decodedAll = false
+                        return 0
+                    }
+                    filled = end
+                    while filled >= bytesPerChunk {
+                        emit(bytesPerChunk)
+                        let rest = filled - bytesPerChunk
+                        if rest > 0, let base = chunk.baseAddress { memmove(base, base + bytesPerChunk, rest) }
+                        filled = rest
+                    }
+                }
+                if filled > 0 { emit(filled) }
+                return count
             }
-            return count
         }
+        return decodedAll ? text : nil
     }
 
     /// The commands making up all of `bytes`, or nil when anything else is in them.
