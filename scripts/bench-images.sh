@@ -140,7 +140,24 @@ for image in "$JPEG" "$PNG"; do
         summarize "$WORK/run.json" "$(basename "$image")" "$format" "$WORK/chafa-$(basename "$image")-$format.ms"
     done
 done
+# Kitty sends pixels, as many as the cells hold: PostFeed 10×20 px a cell by default
+# (400×300 for the 40×15 cells a 4:3 image takes), chafa its own guess without a terminal
+# to ask (320×120, 8×8 px a cell). The same cells at 8×16 px (320×240), for scale.
+for image in "$JPEG" "$PNG"; do
+    hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$WORK/run.json" \
+        "$PREVIEW $image --size $CELLS --format kitty --cell 8x16" \
+        "chafa --size $CELLS --format kitty --colors full $image" \
+        "chafa --size $CELLS --format kitty $image" >/dev/null
+    summarize "$WORK/run.json" "$(basename "$image")" "kitty, 8×16-px cells" "$WORK/chafa-8x16.ms"
+done
 echo "| from the thumbnail cache | symbols, kitty | see \"Preview from the thumbnail cache\" below | — | — | target ≤ 0.1× | — | — |"
+echo
+sent() { # command…: the kitty image size a command sends, "s×v"
+    "$@" | head -c 200 | grep -ao 's=[0-9]*,v=[0-9]*' | head -1 | sed 's/s=//; s/,v=/×/'
+}
+echo "Kitty pixels sent for $CELLS cells (the 1600×1200 JPEG): PostFeed $(sent "$PREVIEW" "$JPEG" --size "$CELLS" --format kitty)" \
+    "(10×20 px a cell), $(sent "$PREVIEW" "$JPEG" --size "$CELLS" --format kitty --cell 8x16) at 8×16 px;" \
+    "chafa $(sent chafa --size "$CELLS" --format kitty --colors full "$JPEG")."
 echo
 # The floor under both: starting the process and exiting, nothing drawn.
 hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$WORK/start.json" "$PREVIEW --help" "chafa --version" >/dev/null

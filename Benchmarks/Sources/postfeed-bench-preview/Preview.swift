@@ -9,11 +9,14 @@ struct PreviewOptions {
     /// Decode at the original's size, then downscale: what a preview costs without the
     /// decoders' scaling (TurboJPEG's DCT factors, libwebp's scaler).
     var fullDecode = false
+    /// One terminal cell in pixels (the renderer's default, 10×20, unless `--cell`): what
+    /// the pixel protocols send per cell.
+    var cellPixelSize = PixelSize(width: 10, height: 20)
 
     /// True colour and chafa's standard symbols: the renderer's defaults, and what the
     /// `chafa` command is given in the comparison (`--colors full`, its default symbols).
     var renderer: TerminalImageRenderer {
-        TerminalImageRenderer(imageProtocol: format, colors: .trueColor, symbols: .standard)
+        TerminalImageRenderer(imageProtocol: format, colors: .trueColor, symbols: .standard, cellPixelSize: cellPixelSize)
     }
 }
 

@@ -8,16 +8,17 @@ import PostFeedImaging
 // process against the `chafa` command on the same file and size. No argument parser on
 // purpose: process start-up is part of what is measured.
 //
-//   postfeed-bench-preview FILE [--size 40x20] [--format symbols|kitty] [--full-decode]
+//   postfeed-bench-preview FILE [--size 40x20] [--format symbols|kitty] [--cell 10x20] [--full-decode]
 //   postfeed-bench-preview --time FILE [--size 40x20] [--format symbols|kitty] [--runs 20]
 //   postfeed-bench-preview --generate DIR
 //
-// --full-decode decodes at the original's size first (then downscales): the contrast for
+// --cell sets one cell's size in pixels (default 10x20, the renderer's): what kitty is
+// sent per cell. --full-decode decodes at the original's size first (then downscales): the contrast for
 // the peak-memory table. --time prints decode and render times measured in-process, as
 // a Markdown table row. --generate writes the benchmark's images (BenchImages.swift).
 
 let usage = """
-    usage: postfeed-bench-preview FILE [--size COLSxROWS] [--format symbols|kitty] [--full-decode]
+    usage: postfeed-bench-preview FILE [--size COLSxROWS] [--format symbols|kitty] [--cell WxH] [--full-decode]
            postfeed-bench-preview --time FILE [--size COLSxROWS] [--format symbols|kitty] [--runs N]
            postfeed-bench-preview --generate DIR
     """
@@ -46,6 +47,11 @@ while !arguments.isEmpty {
         let parts = text.split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, parts.allSatisfy({ (1...1000).contains($0) }) else { fail("--size \(text): want COLSxROWS, e.g. 40x20") }
         options.cells = PixelSize(width: parts[0], height: parts[1])
+    case "--cell":
+        let text = value()
+        let parts = text.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy({ (1...100).contains($0) }) else { fail("--cell \(text): want WxH in pixels, e.g. 8x8") }
+        options.cellPixelSize = PixelSize(width: parts[0], height: parts[1])
     case "--format":
         let text = value()
         guard let format = ImageProtocol(rawValue: text), format == .symbols || format == .kitty else {
