@@ -241,6 +241,30 @@ struct FixtureServerTests {
         }
     }
 
+    /// A redirect to a name that does not resolve fails that request alone: the requests
+    /// waiting for the same origin (named, so its first request looked it up) go on. They
+    /// failed with "the name localhost did not resolve" when any failure to resolve failed
+    /// the origin's waiters.
+    @Test func aRedirectToANameThatDoesNotResolveFailsOnlyItsRequest() async throws {
+        let server = try currentFixtureServer()
+        let port = try #require(server.baseURL.port)
+        let gone = try #require(URL(string: "http://localhost:\(port)/test/redirect-to?url=http://gone.invalid/x"))
+        let fine = try #require(URL(string: "http://localhost:\(port)/test/redirect/0"))
+        try await withTestClient({ $0.maximumConnectionsPerHost = 1 }) { client in
+            // The redirected request first; two more wait behind it (one connection per host)
+            let redirected = Task { await expectHTTPError(.cannotResolve) { try await client.get(gone) } }
+            try await Task.sleep(for: .milliseconds(20))
+            let others = (0..<2).map { _ in Task { try await client.get(fine) } }
+
+            let error = await redirected.value
+            #expect(error?.detail == "gone.invalid", "\(String(describing: error))")
+            for other in others {
+                let response = try await other.value
+                #expect(response.body == Data("ok".utf8))
+            }
+        }
+    }
+
     @Test func redirectsFollowStopAtTheLimitAndRefuseFile() async throws {
         let server = try currentFixtureServer()
         try await withTestClient { client in

@@ -34,9 +34,11 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let timedOut = Code(base: .timedOut)
         /// The server refused the connection, or could not be reached.
         public static let cannotConnect = Code(base: .cannotConnect)
-        /// The host's name (or the proxy's) did not resolve; the name is
-        /// ``HTTPClientError/detail``. Not transient: a name that did not resolve does not
-        /// resolve a moment later (curl's own `--retry` leaves it alone too).
+        /// The host's name did not resolve; the name is ``HTTPClientError/detail`` (a proxy's
+        /// name that does not resolve is a ``proxy`` error). Not transient: a name that did not
+        /// resolve does not resolve a moment later (curl's own `--retry` leaves it alone too).
+        /// libcurl reports a resolver that answered nothing (a timeout, a network still coming
+        /// up) the same way, so such a failure is not retried either.
         public static let cannotResolve = Code(base: .cannotResolve)
         /// The connection was reset or closed before a response arrived.
         public static let connectionLost = Code(base: .connectionLost)

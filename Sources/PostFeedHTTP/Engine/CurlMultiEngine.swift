@@ -139,7 +139,11 @@ final class CurlMultiEngine: @unchecked Sendable {
             startQueued()
             var stillRunning: Int32 = 0
             curl_multi_perform(multi, &stillRunning)
-            if collectFinished() + failStalled() > 0 || names.openResolved(Self.nameResolved) {
+            // All three every time: a busy engine (transfers ending each turn) must still
+            // open origins whose names resolved.
+            let ended = collectFinished() + failStalled()
+            let opened = names.openResolved(Self.nameResolved)
+            if ended > 0 || opened {
                 startQueued()
                 continue  // new transfers need a perform before sleeping
             }
@@ -291,8 +295,12 @@ final class CurlMultiEngine: @unchecked Sendable {
             else { continue }
             let code = pf_msg_result(message)
             let result = CurlOutcomeMapper.result(of: transfer, easy: easy, code: code)
+            // The waiters share this name only when this transfer was the origin's lookup
+            // and failed on the origin's own name, not on a host it was redirected to.
+            let originNameFailed = code == CURLE_COULDNT_RESOLVE_HOST && transfer.settings.proxy == nil
+                && names.isLookingUp(transfer, origin: transfer.origin.key) && easy.long(CURLINFO_REDIRECT_COUNT) == 0
             detach(transfer, easy: easy, nameResolved: code == CURLE_OK || Self.nameResolved(transfer))
-            if case .failure(let error) = result, error.code == .cannotResolve {
+            if originNameFailed, case .failure(let error) = result {
                 failWaiters(after: error, origin: transfer.origin.key)
             }
             if case .success(let outcome) = result {

@@ -45,7 +45,9 @@ enum CurlOutcomeMapper {
             // Stalls are failed by the engine (StallWatch), never by curl.
             return error(.timedOut, timeout: .total)
         case CURLE_COULDNT_RESOLVE_HOST:
-            return error(.cannotResolve, detail: url.host)
+            // The name curl failed on: after a redirect, the target's, not the request's.
+            let failed = easy.string(CURLINFO_EFFECTIVE_URL).flatMap { URL(string: $0)?.host } ?? url.host
+            return error(.cannotResolve, detail: failed)
         case CURLE_COULDNT_RESOLVE_PROXY:
             // Only with a proxy set, which `isProxyFailure` reports above; kept apart from
             // `.cannotConnect` all the same, so it is never retried.

@@ -46,6 +46,12 @@ struct NameLookupGate<Lookup: AnyObject> {
         return opened
     }
 
+    /// Whether `transfer` is the one looking the origin `key`'s name up now: only its
+    /// failure to resolve says the waiters' name does not resolve.
+    func isLookingUp(_ transfer: Lookup, origin key: String) -> Bool {
+        lookingUp[key] === transfer
+    }
+
     /// `transfer` left curl (finished, failed, cancelled, stalled). An origin whose lookup
     /// ended without a name stays held: its next waiter looks the name up again.
     mutating func ended(_ transfer: Lookup, origin key: String, nameResolved: Bool) {
