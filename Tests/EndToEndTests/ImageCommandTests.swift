@@ -100,4 +100,20 @@ struct ImageCommandTests {
             #expect(wroteNoFile, "\(names)")
         }
     }
+
+    /// A text that is no URL at all is not "no image": the post names one, which cannot be
+    /// fetched (it said "post 1 has no image" once image URLs became optional).
+    @Test("image of a post whose image URL is no URL says it could not be loaded, quoting it")
+    func imageURLThatIsNoURL() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        try fixtures.setImageURL("http://[bad", ofPost: 1)
+        try await RunningFixtureServer.withRunning(fixtures.configuration()) { server in
+            let run = try await sandbox.run(["image", "1"], against: server)
+            #expect(!run.succeeded, "\(run)")
+            #expect(run.standardError.contains("the image of post 1 could not be loaded"), "\(run)")
+            #expect(run.standardError.contains("http://[bad"), "\(run)")
+            #expect(!run.standardError.contains("has no image"), "\(run)")
+        }
+    }
 }

@@ -20,13 +20,15 @@ enum OriginalImageFile {
     ///   file and the reason (a missing folder, a file where a folder should be, no
     ///   permission) when it cannot be written.
     static func write(_ image: PostImage, postID id: Int, to output: String?) throws -> (file: URL, warning: String?) {
-        guard let url = image.url else {
-            // An empty image URL names no image: there is nothing to load, and no address.
-            throw CLIError("post \(id) has no image: \(image.error?.message ?? FeedClient.emptyImageURLMessage)")
-        }
         guard let response = image.response else {
+            // An empty image URL names no image: there is nothing to load, and no address.
+            if image.error?.code == .noImageURL || (image.url == nil && image.error == nil) {
+                throw CLIError("post \(id) has no image: \(image.error?.message ?? FeedClient.emptyImageURLMessage)")
+            }
             let reason = image.error.map { "\($0)" } ?? "unknown error"
-            throw CLIError("the image of post \(id) (\(url.absoluteString)) could not be loaded: \(reason)")
+            // A text that is no URL at all has none to name; the reason quotes it.
+            let named = image.url.map { " (\($0.absoluteString))" } ?? ""
+            throw CLIError("the image of post \(id)\(named) could not be loaded: \(reason)")
         }
         // The pipeline sniffed the bytes already: every image it delivers has a format.
         let format = response.info.format
