@@ -90,6 +90,31 @@ struct BrowseTests {
         }
     }
 
+    /// With stdin closed, the key reader's wake pipe took descriptor 0 and browse polled
+    /// its own pipe for keys until killed; a closed stdin is the end of input.
+    @Test("stdin closed (<&-): browse ends as at the end of input, saving the place")
+    func closedStandardInput() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let binary = try PostfeedProcess.executable().path
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = [
+                "-c", "exec \"$0\" browse --base-url \"$1\" --cache-dir \"$2\" <&- >/dev/null 2>&1",
+                binary, server.baseURL.absoluteString, sandbox.cacheRoot.path,
+            ]
+            try process.run()
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(20)
+            while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            let ended = !process.isRunning
+            if !ended { process.terminate() }
+            #expect(ended, "browse with stdin closed was still running after 20 s")
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+    }
+
     @Test("g reads the number from the same keys as everything else: g25⏎ puts post 25 on top")
     func goToPost() async throws {
         let sandbox = try Sandbox()

@@ -27,14 +27,23 @@ final class RawTerminal: @unchecked Sendable {
     init(input: Int32 = STDIN_FILENO) {
         self.input = input
         isTerminal = isatty(input) == 1
+        wake = Self.wakePipe()
+    }
+
+    /// A close-on-exec pipe whose ends are above the standard descriptors (with stdin
+    /// closed, `pipe` would hand out 0, which is then read as the keys), the write end
+    /// non-blocking; nil when one cannot be made.
+    private static func wakePipe() -> (read: Int32, write: Int32)? {
         var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)  // stopReading() never blocks
-            wake = (ends[0], ends[1])
-        } else {
-            wake = nil
+        guard pipe(&ends) == 0 else { return nil }
+        let moved = ends.map { fcntl($0, F_DUPFD_CLOEXEC, 3) }
+        for end in ends { close(end) }
+        guard moved.allSatisfy({ $0 >= 3 }) else {
+            for end in moved where end >= 0 { close(end) }
+            return nil
         }
+        _ = fcntl(moved[1], F_SETFL, O_NONBLOCK)  // stopReading() never blocks
+        return (moved[0], moved[1])
     }
 
     deinit {
