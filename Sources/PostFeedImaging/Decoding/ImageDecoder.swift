@@ -56,9 +56,11 @@ public struct ImageDecoder: Sendable {
     /// The pixels to hand a renderer that scales on its own (``TerminalImageRenderer``:
     /// libchafa resamples to its canvas on its worker threads): JPEG and WebP as their
     /// libraries decode them at the smallest size that covers `box`'s fit (TurboJPEG's DCT
-    /// scaling: up to about twice the fitted size each way; libwebp: exactly it), without
-    /// an area average of our own; PNG and GIF as ``decode(_:fittingIn:)``. Memory stays
-    /// bounded by the box, never by the original's pixels. The result's aspect ratio is the
+    /// factors, M/8: under twice the fit each way, except where even 1/8 is larger than the
+    /// fit, e.g. a 10000×1000 panorama in a 400×400 box gives 1250×125; libwebp: exactly the
+    /// fit), without an area average of our own; PNG and GIF as ``decode(_:fittingIn:)``.
+    /// So memory is at most the larger of about 4× the fit and an eighth of each side of
+    /// the original, never the original's whole pixels. The result's aspect ratio is the
     /// original's (within a pixel), which is what the renderer sizes its cells by.
     public func decode(_ data: Data, toRender box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
         switch ImageFormat(sniffing: data) {
