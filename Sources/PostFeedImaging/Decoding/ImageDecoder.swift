@@ -32,6 +32,11 @@ public struct ImageDecoder: Sendable {
         guard let format = ImageFormat(sniffing: data) else {
             throw .unrecognizedFormat(byteCount: data.count)
         }
+        return try decode(data, as: format, fittingIn: box)
+    }
+
+    /// ``decode(_:fittingIn:)`` once the format is known.
+    private func decode(_ data: Data, as format: ImageFormat, fittingIn box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
         let limit = maximumPixelCount
         switch format {
         case .png:
@@ -63,10 +68,12 @@ public struct ImageDecoder: Sendable {
     /// the original, never the original's whole pixels. The result's aspect ratio is the
     /// original's (within a pixel), which is what the renderer sizes its cells by.
     public func decode(_ data: Data, toRender box: PixelSize) throws(ImageDecodingError) -> RGBAImage {
-        switch ImageFormat(sniffing: data) {
-        case .jpeg?: try decode(data, as: .jpeg, atLeast: box)
-        case .webp?: try decode(data, as: .webp, atLeast: box)
-        case .png?, .gif?, nil: try decode(data, fittingIn: box)
+        guard let format = ImageFormat(sniffing: data) else {
+            throw .unrecognizedFormat(byteCount: data.count)
+        }
+        switch format {
+        case .jpeg, .webp: return try decode(data, as: format, atLeast: box)
+        case .png, .gif: return try decode(data, as: format, fittingIn: box)
         }
     }
 

@@ -20,13 +20,6 @@ enum KittyFraming {
         let payload: Range<Int>?
     }
 
-    /// chafa's output re-framed, or the output as it is when it is not the one
-    /// transmission of commands chafa writes, or its pieces do not decode.
-    static func reframed(_ output: String) -> String {
-        var output = output
-        return output.withUTF8 { reframed($0) } ?? output
-    }
-
     /// `bytes` (chafa's output) re-framed, or nil when they are not the one transmission
     /// of commands chafa writes, or its pieces do not decode.
     static func reframed(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
