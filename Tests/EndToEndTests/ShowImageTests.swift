@@ -55,7 +55,7 @@ struct ShowImageTests {
             for (index, chunk) in chunks.enumerated() {
                 let end = try #require(chunk.range(of: "\(escape)\\"), "chunk \(index) ends with ST")
                 let body = chunk[..<end.lowerBound]
-                // `<control>;<payload>`, or the control data alone (no payload: chafa's first chunk).
+                // `<control>;<payload>`, or the control data alone (no payload).
                 let parts = body.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
                 let control = parts[0].split(separator: ",")
                 let payload = parts.count == 2 ? parts[1] : ""
@@ -65,8 +65,23 @@ struct ShowImageTests {
                 #expect(isBase64, "chunk \(index): base64")
                 let isLast = index == chunks.count - 1
                 #expect(control.contains(isLast ? "m=0" : "m=1"), "chunk \(index) of \(chunks.count): \(control)")
-                if index == 0 { #expect(control.contains("a=T") && control.contains("f=32"), "\(control)") }
+                // Post 42's PNG is opaque: 24-bit RGB.
+                if index == 0 { #expect(control.contains("a=T") && control.contains("f=24"), "\(control)") }
             }
+            // The chunks joined are one base64 text of s × v RGB pixels.
+            var keys: [String: String] = [:]
+            for pair in try #require(chunks.first).prefix(while: { $0 != ";" }).split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2 { keys[String(parts[0])] = String(parts[1]) }
+            }
+            let payload = chunks.map { chunk in
+                String(chunk.prefix { $0 != "\u{1B}" }.drop { $0 != ";" }.dropFirst())
+            }.joined()
+            let announcedWidth = keys["s"].flatMap { Int($0) }, announcedHeight = keys["v"].flatMap { Int($0) }
+            let width = try #require(announcedWidth)
+            let height = try #require(announcedHeight)
+            let pixels = try #require(Data(base64Encoded: payload), "the joined payload is not base64")
+            #expect(pixels.count == width * height * 3)
         }
     }
 

@@ -35,12 +35,8 @@ import PostFeedImaging
         #expect(commands.count > 1, "a 160×120 image in one chunk?")
     }
 
-    /// The kitty spec: the whole payload base64-encoded once, then split. The chunks
-    /// joined decode to the s × v × 4 bytes the first command announces (chafa encoded
-    /// each 512-byte piece alone, each padded with `=`, so the joined text did not decode).
-    @Test(arguments: [PixelSize(width: 40, height: 20), PixelSize(width: 3, height: 2), PixelSize(width: 1, height: 1)])
-    func kittyPayloadIsOneBase64Stream(_ cells: PixelSize) throws {
-        let output = TerminalImageRenderer(imageProtocol: .kitty).render(image, fittingIn: cells)
+    /// One kitty transmission's first command's keys and its chunks' payloads joined.
+    private func kittyTransmission(_ output: String) throws -> (keys: [String: String], payload: String) {
         let commands = output.components(separatedBy: "\(escape)_G").dropFirst()
         var keys: [String: String] = [:]
         var payload = ""
@@ -56,12 +52,84 @@ import PostFeedImaging
                     "chunk \(index) of \(chunk.utf8.count) bytes")
             payload += chunk
         }
-        let announcedWidth = keys["s"].flatMap { Int($0) }, announcedHeight = keys["v"].flatMap { Int($0) }
-        let width = try #require(announcedWidth)
-        let height = try #require(announcedHeight)
-        #expect(keys["f"] == "32")
-        let decoded = try #require(Data(base64Encoded: payload), "the joined payload is not base64")
-        #expect(decoded.count == width * height * 4)
+        return (keys, payload)
+    }
+
+    /// The kitty spec: the whole payload base64-encoded once, then split. The chunks
+    /// joined decode to the s × v pixels the first command announces, 3 bytes each for an
+    /// opaque image (`f=24`), 4 with alpha (`f=32`) (chafa encoded each 512-byte piece
+    /// alone, each padded with `=`, so the joined text did not decode).
+    @Test(arguments: [PixelSize(width: 40, height: 20), PixelSize(width: 3, height: 2), PixelSize(width: 1, height: 1)])
+    func kittyPayloadIsOneBase64Stream(_ cells: PixelSize) throws {
+        for (picture, format) in [(image, 24), (translucent(image), 32)] {
+            let (keys, payload) = try kittyTransmission(TerminalImageRenderer(imageProtocol: .kitty).render(picture, fittingIn: cells))
+            let announcedWidth = keys["s"].flatMap { Int($0) }, announcedHeight = keys["v"].flatMap { Int($0) }
+            let width = try #require(announcedWidth)
+            let height = try #require(announcedHeight)
+            #expect(keys["f"] == "\(format)")
+            let decoded = try #require(Data(base64Encoded: payload), "the joined payload is not base64")
+            #expect(decoded.count == width * height * format / 8)
+        }
+    }
+
+    /// `image` with its alpha lowered on every other pixel.
+    private func translucent(_ image: RGBAImage) -> RGBAImage {
+        var pixels = image.pixels
+        for index in stride(from: 3, to: pixels.count, by: 8) { pixels[index] = 128 }
+        return RGBAImage(width: image.width, height: image.height, pixels: pixels)
+    }
+
+    /// Kitty is sent at the pixels the cells hold (10×20 a cell here): an image of exactly
+    /// that size goes as it is, byte for byte (RGB when opaque, RGBA otherwise), over the
+    /// cells it fills; the terminal scales nothing.
+    @Test func kittyPayloadIsTheImagesOwnPixels() throws {
+        let exact = TestImages.noise(width: 400, height: 300)
+        let renderer = TerminalImageRenderer(imageProtocol: .kitty)
+        let (keys, payload) = try kittyTransmission(renderer.render(exact, fittingIn: box))
+        #expect(keys["a"] == "T" && keys["s"] == "400" && keys["v"] == "300" && keys["c"] == "40" && keys["r"] == "15", "\(keys)")
+        let rgb = exact.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
+        #expect(try #require(Data(base64Encoded: payload)) == Data(rgb))
+
+        let withAlpha = translucent(exact)
+        let (alphaKeys, alphaPayload) = try kittyTransmission(renderer.render(withAlpha, fittingIn: box))
+        #expect(alphaKeys["f"] == "32")
+        #expect(try #require(Data(base64Encoded: alphaPayload)) == Data(withAlpha.pixels))
+    }
+
+    /// More pixels than the cells hold are area-averaged to them (what ``AreaDownscaler``
+    /// gives); fewer go as they are, the terminal scaling them to the cells.
+    @Test func kittySendsAtMostTheCellsPixels() throws {
+        let renderer = TerminalImageRenderer(imageProtocol: .kitty)
+        let large = TestImages.gradient(width: 1600, height: 1200)
+        let (keys, payload) = try kittyTransmission(renderer.render(large, fittingIn: box))
+        #expect(keys["s"] == "400" && keys["v"] == "300" && keys["c"] == "40" && keys["r"] == "15", "\(keys)")
+        let averaged = AreaDownscaler.downscale(large, to: PixelSize(width: 400, height: 300))
+        let rgb = averaged.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
+        #expect(try #require(Data(base64Encoded: payload)) == Data(rgb))
+
+        let small = TestImages.gradient(width: 30, height: 20)
+        let cells = renderer.cells(for: small.size, fittingIn: box)
+        let (smallKeys, _) = try kittyTransmission(renderer.render(small, fittingIn: box))
+        #expect(smallKeys["s"] == "30" && smallKeys["v"] == "20", "\(smallKeys)")
+        #expect(smallKeys["c"] == "\(cells.width)" && smallKeys["r"] == "\(cells.height)", "\(smallKeys) for \(cells)")
+    }
+
+    /// Chunk boundaries: 1,024 RGB pixels (768 RGBA) are exactly one 4096-byte chunk.
+    @Test(arguments: [1, 767, 768, 769, 1023, 1024, 1025, 3000])
+    func kittyChunksSplitTheOneText(_ pixelCount: Int) throws {
+        for picture in [TestImages.noise(width: pixelCount, height: 1), translucent(TestImages.noise(width: pixelCount, height: 1))] {
+            let output = TerminalImageRenderer(imageProtocol: .kitty).render(picture, fittingIn: PixelSize(width: 4000, height: 1))
+            let (keys, payload) = try kittyTransmission(output)
+            let bytesPerPixel = keys["f"] == "24" ? 3 : 4
+            let expected = (pixelCount * bytesPerPixel + 2) / 3 * 4
+            #expect(payload.utf8.count == expected)
+            let commands = output.components(separatedBy: "\(escape)_G").dropFirst()
+            #expect(commands.count == (expected + 4095) / 4096, "\(pixelCount) pixels, f=\(bytesPerPixel * 8)")
+            #expect(commands.last?.hasPrefix(commands.count == 1 ? "a=T" : "m=0;") == true)
+            let decoded = try #require(Data(base64Encoded: payload))
+            let sent = bytesPerPixel == 4 ? picture.pixels : picture.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
+            #expect(decoded == Data(sent))
+        }
     }
 
     /// Symbols draw 8×8 sub-cells per cell, and a cell is twice as tall as wide: the pixels

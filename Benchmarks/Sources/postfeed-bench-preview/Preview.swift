@@ -21,22 +21,22 @@ struct PreviewOptions {
 }
 
 /// One preview, the way PostFeed draws it (`ImagePreviewer`): libchafa's set-up started
-/// on another thread, decode scaled for the pixel box the renderer wants for the cells
-/// (`toRender`: the decoder's own scaling, chafa resamples the rest), then render into
-/// the cells.
+/// on another thread (symbols), decode scaled for the pixel box the renderer wants for the
+/// cells (`decode(_:for:fittingIn:)`: symbols at the decoder's own scaling, chafa
+/// resamples the rest; kitty area-averaged to the exact fit, sent as it is), then render
+/// into the cells.
 enum Preview {
     static func draw(_ data: Data, options: PreviewOptions) throws -> String {
         let renderer = options.renderer
-        TerminalImageRenderer.prepareInBackground()
+        renderer.prepareInBackground()
         return renderer.render(try decode(data, options: options, renderer: renderer), fittingIn: options.cells)
     }
 
     static func decode(_ data: Data, options: PreviewOptions, renderer: TerminalImageRenderer) throws -> RGBAImage {
-        let box = renderer.pixelBox(forCells: options.cells)
         let decoder = ImageDecoder()
         if options.fullDecode {
-            return AreaDownscaler.downscale(try decoder.decode(data), fittingIn: box)
+            return AreaDownscaler.downscale(try decoder.decode(data), fittingIn: renderer.pixelBox(forCells: options.cells))
         }
-        return try decoder.decode(data, toRender: box)
+        return try decoder.decode(data, for: renderer, fittingIn: options.cells)
     }
 }

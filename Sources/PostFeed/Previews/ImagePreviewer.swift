@@ -61,13 +61,12 @@ public final class ImagePreviewer: Sendable {
 
         let renderer = style.renderer
         // libchafa sets itself up on another core while this one decodes.
-        TerminalImageRenderer.prepareInBackground()
+        renderer.prepareInBackground()
         decodes.add(1, ordering: .relaxed)
         metrics.decodes.increment()
         let pixels: RGBAImage
         do {
-            // chafa scales to its canvas on its own threads: no area average of ours first.
-            pixels = try decoder.decode(image.data, toRender: renderer.pixelBox(forCells: cells))
+            pixels = try decoder.decode(image.data, for: renderer, fittingIn: cells)
         } catch {
             throw .undecodable(image.url, reason: error.message)
         }

@@ -77,6 +77,17 @@ public struct ImageDecoder: Sendable {
         }
     }
 
+    /// The pixels to hand `renderer` for a preview in `cells`: for libchafa's protocols,
+    /// which resample to their canvas, ``decode(_:toRender:)``; for kitty, whose pixels are
+    /// sent as they are, the exact fit of ``decode(_:fittingIn:)``. Both in the renderer's
+    /// ``TerminalImageRenderer/pixelBox(forCells:)``.
+    public func decode(
+        _ data: Data, for renderer: TerminalImageRenderer, fittingIn cells: PixelSize
+    ) throws(ImageDecodingError) -> RGBAImage {
+        let box = renderer.pixelBox(forCells: cells)
+        return renderer.usesChafa ? try decode(data, toRender: box) : try decode(data, fittingIn: box)
+    }
+
     /// Decodes `data` at full size, or, when `minimum` is given, at the smallest size the
     /// library can produce cheaply that still covers the box `minimum` fits (JPEG: the
     /// smallest DCT scaling factor; WebP: exactly the fitted size). PNG and GIF are

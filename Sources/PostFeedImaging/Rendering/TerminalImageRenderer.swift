@@ -1,8 +1,9 @@
 internal import CChafa
 
-/// Renders RGBA pixels as terminal output with libchafa: Unicode symbols (chafa's standard
-/// set, every symbol, or half blocks) in true, 256 or no colour, or kitty graphics, iTerm2 inline images and
-/// sixel. Holds no C state between calls; each render builds and frees its own canvas.
+/// Renders RGBA pixels as terminal output: with libchafa, Unicode symbols (chafa's standard
+/// set, every symbol, or half blocks) in true, 256 or no colour, iTerm2 inline images and
+/// sixel; kitty graphics written by ``KittyGraphics`` from the pixels scaled to the cells.
+/// Holds no C state between calls; each render builds and frees its own canvas.
 public struct TerminalImageRenderer: Sendable {
     /// The symbols drawn in `symbols` mode.
     public enum SymbolSet: Sendable {
@@ -84,6 +85,20 @@ public struct TerminalImageRenderer: Sendable {
         ChafaWarmUp.shared.start()
     }
 
+    /// Starts what this renderer needs set up before its first image, on a helper thread
+    /// (libchafa's set-up; nothing for kitty and `none`, which do not use libchafa).
+    public func prepareInBackground() {
+        guard usesChafa else { return }
+        Self.prepareInBackground()
+    }
+
+    /// Whether ``render(_:fittingIn:)`` draws with libchafa, which scales to its canvas on
+    /// its own: every protocol but kitty (sent at the pixels it is given, at most the
+    /// cells' pixels) and `none`.
+    public var usesChafa: Bool {
+        imageProtocol != .kitty && imageProtocol != .none
+    }
+
     /// `image` drawn to fit in `box` cells, as the bytes to write to the terminal.
     /// Empty for `none`. Symbols output ends each row with a newline except the last.
     public func render(_ image: RGBAImage, fittingIn box: PixelSize) -> String {
@@ -91,6 +106,13 @@ public struct TerminalImageRenderer: Sendable {
             return ""
         }
         let canvasCells = cells(for: image.size, fittingIn: box)
+        if imageProtocol == .kitty {
+            // The terminal scales the pixels to the cells: they are sent as they are, area
+            // averaged first when there are more than the cells hold.
+            let cellPixels = PixelSize(width: canvasCells.width * cellPixelSize.width,
+                                       height: canvasCells.height * cellPixelSize.height)
+            return KittyGraphics.transmission(of: AreaDownscaler.downscale(image, fittingIn: cellPixels), cells: canvasCells)
+        }
         ChafaWarmUp.shared.wait()
 
         let config = chafa_canvas_config_new()
@@ -126,18 +148,15 @@ public struct TerminalImageRenderer: Sendable {
         // gchar and UInt8 may alias (a signed and an unsigned integer of one size).
         let bytes = UnsafeBufferPointer(
             start: UnsafeRawPointer(characters).assumingMemoryBound(to: UInt8.self), count: Int(printed.pointee.len))
-        // Kitty: re-framed from chafa's bytes where they are (~640 KB at 40×20 cells), not
-        // from a String copy of them.
-        if imageProtocol == .kitty, let reframed = KittyFraming.reframed(bytes) { return reframed }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     private var pixelMode: ChafaPixelMode {
         switch imageProtocol {
-        case .kitty: CHAFA_PIXEL_MODE_KITTY
         case .iterm: CHAFA_PIXEL_MODE_ITERM2
         case .sixel: CHAFA_PIXEL_MODE_SIXELS
-        case .symbols, .auto, .none: CHAFA_PIXEL_MODE_SYMBOLS
+        // kitty never reaches libchafa (``KittyGraphics``).
+        case .symbols, .kitty, .auto, .none: CHAFA_PIXEL_MODE_SYMBOLS
         }
     }
 
