@@ -33,6 +33,7 @@ struct PostFeedCommand: AsyncParsableCommand {
     /// URL's credentials and without control characters, whatever error it is (one the
     /// library threw may quote a server's error body, which must not drive the terminal).
     static func main() async {
+        StandardDescriptors.holdClosed()
         do {
             var command = try await asyncParseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

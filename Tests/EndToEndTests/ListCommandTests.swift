@@ -204,6 +204,36 @@ struct ListCommandTests {
         }
     }
 
+    /// A closed descriptor 1 was taken by the first thing postfeed opened (the concurrency
+    /// runtime's eventfd: "Invalid argument"); it is now held by /dev/null read-only.
+    @Test("a closed standard output (>&-) fails the run with a clear line and keeps the saved place")
+    func closedStandardOutput() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let first = try await sandbox.run(["list", "--no-images"], against: server)
+            try #require(first.succeeded, "\(first)")
+            let before = try Data(contentsOf: sandbox.infiniteStateFile)
+
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = [
+                "-c", "exec \"$0\" list --no-images --base-url \"$1\" --cache-dir \"$2\" >&-",
+                try PostfeedProcess.executable().path, server.baseURL.absoluteString, sandbox.cacheRoot.path,
+            ]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+
+            #expect(process.terminationStatus == 1, "\(message)")
+            #expect(message.contains("cannot write to standard output: Bad file descriptor"), "\(message)")
+            #expect(try Data(contentsOf: sandbox.infiniteStateFile) == before)
+            let next = try await sandbox.run(["list", "--no-images"], against: server)
+            #expect(PrintedList(next.standardOutput).ids == Array(21...40), "\(next)")
+        }
+    }
+
     @Test("list --restart that fails before loading anything keeps the saved place")
     func failedRestartKeepsThePlace() async throws {
         let sandbox = try Sandbox()
