@@ -44,7 +44,7 @@ import Testing
         let outputs = await withTaskGroup(of: String.self) { group in
             for index in 0..<8 {
                 group.addTask {
-                    TerminalImageRenderer(imageProtocol: index % 2 == 0 ? .symbols : .kitty).render(image, fittingIn: box)
+                    TerminalImageRenderer(imageProtocol: index % 2 == 0 ? .symbols : .sixel).render(image, fittingIn: box)
                 }
             }
             var outputs: [String] = []
@@ -52,11 +52,11 @@ import Testing
             return outputs
         }
         let symbols = TerminalImageRenderer(imageProtocol: .symbols).render(image, fittingIn: box)
-        let kitty = TerminalImageRenderer(imageProtocol: .kitty).render(image, fittingIn: box)
-        #expect(!symbols.isEmpty && !kitty.isEmpty)
+        let sixel = TerminalImageRenderer(imageProtocol: .sixel).render(image, fittingIn: box)
+        #expect(!symbols.isEmpty && !sixel.isEmpty)
         let drawnAsSymbols = outputs.filter { $0 == symbols }.count
-        let drawnWithKitty = outputs.filter { $0 == kitty }.count
+        let drawnAsSixel = outputs.filter { $0 == sixel }.count
         #expect(drawnAsSymbols == 4)
-        #expect(drawnWithKitty == 4)
+        #expect(drawnAsSixel == 4)
     }
 }

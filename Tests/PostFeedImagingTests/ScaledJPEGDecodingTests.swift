@@ -65,6 +65,26 @@ import PostFeedImaging
         #expect(pixels == (try decoder.decode(png, fittingIn: box)))
     }
 
+    /// Symbols, iTerm2 and sixel (libchafa resamples) get `toRender`'s pixels; kitty, sent
+    /// as decoded, the exact fit of the box: 1000×750 in 40×20 cells is 375×282 from
+    /// TurboJPEG's 3/8 scale for chafa, 400×300 area-averaged for kitty.
+    @Test("decode(_:for:fittingIn:): the decoder's scale for libchafa's protocols, the exact fit for kitty")
+    func pixelsForEachRenderer() throws {
+        let jpeg = TestImages.jpeg(TestImages.gradient(width: 1000, height: 750, seed: 3))
+        let cells = PixelSize(width: 40, height: 20)
+        for imageProtocol in [ImageProtocol.symbols, .iterm, .sixel, .kitty] {
+            let renderer = TerminalImageRenderer(imageProtocol: imageProtocol)
+            let box = renderer.pixelBox(forCells: cells)
+            let pixels = try decoder.decode(jpeg, for: renderer, fittingIn: cells)
+            let expected = imageProtocol == .kitty ? try decoder.decode(jpeg, fittingIn: box) : try decoder.decode(jpeg, toRender: box)
+            #expect(pixels == expected, "\(imageProtocol)")
+        }
+        let kitty = try decoder.decode(jpeg, for: TerminalImageRenderer(imageProtocol: .kitty), fittingIn: cells)
+        let symbols = try decoder.decode(jpeg, for: TerminalImageRenderer(imageProtocol: .symbols), fittingIn: cells)
+        #expect(kitty.size == PixelSize(width: 400, height: 300))
+        #expect(symbols.size == PixelSize(width: 375, height: 282))
+    }
+
     @Test("Not an image: the same error as decode(_:fittingIn:)")
     func notAnImage() {
         #expect(throws: ImageDecodingError.self) { try decoder.decode(Data("not an image".utf8), toRender: PixelSize(width: 8, height: 8)) }

@@ -96,9 +96,22 @@ import PostFeedImaging
         #expect(try #require(Data(base64Encoded: alphaPayload)) == Data(withAlpha.pixels))
     }
 
-    /// More pixels than the cells hold are area-averaged to them (what ``AreaDownscaler``
-    /// gives); fewer go as they are, the terminal scaling them to the cells.
-    @Test func kittySendsAtMostTheCellsPixels() throws {
+    /// One translucent pixel, wherever it is, makes the image RGBA.
+    @Test(arguments: [0, 1, 299 * 400 + 399])
+    func oneTranslucentPixelSendsRGBA(_ pixel: Int) throws {
+        var pixels = TestImages.noise(width: 400, height: 300).pixels
+        pixels[pixel * 4 + 3] = 254
+        let picture = RGBAImage(width: 400, height: 300, pixels: pixels)
+        let (keys, payload) = try kittyTransmission(TerminalImageRenderer(imageProtocol: .kitty).render(picture, fittingIn: box))
+        #expect(keys["f"] == "32")
+        #expect(try #require(Data(base64Encoded: payload)) == Data(pixels))
+    }
+
+    /// More pixels than the box holds are area-averaged to fit it (what ``AreaDownscaler``
+    /// gives); fewer go as they are, the terminal scaling them to the cells. Pixels that fit
+    /// the box are not averaged again to the drawn cells' rounded pixels (1000×107 fits the
+    /// 400×400-pixel box as 400×43; its 40×2 cells are 400×40 pixels).
+    @Test func kittySendsAtMostTheBoxsPixels() throws {
         let renderer = TerminalImageRenderer(imageProtocol: .kitty)
         let large = TestImages.gradient(width: 1600, height: 1200)
         let (keys, payload) = try kittyTransmission(renderer.render(large, fittingIn: box))
@@ -112,6 +125,12 @@ import PostFeedImaging
         let (smallKeys, _) = try kittyTransmission(renderer.render(small, fittingIn: box))
         #expect(smallKeys["s"] == "30" && smallKeys["v"] == "20", "\(smallKeys)")
         #expect(smallKeys["c"] == "\(cells.width)" && smallKeys["r"] == "\(cells.height)", "\(smallKeys) for \(cells)")
+
+        let fitted = TestImages.gradient(width: 400, height: 43)
+        let (fittedKeys, fittedPayload) = try kittyTransmission(renderer.render(fitted, fittingIn: box))
+        #expect(fittedKeys["s"] == "400" && fittedKeys["v"] == "43" && fittedKeys["c"] == "40" && fittedKeys["r"] == "2", "\(fittedKeys)")
+        let fittedRGB = fitted.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
+        #expect(try #require(Data(base64Encoded: fittedPayload)) == Data(fittedRGB))
     }
 
     /// Chunk boundaries: 1,024 RGB pixels (768 RGBA) are exactly one 4096-byte chunk.
@@ -126,6 +145,8 @@ import PostFeedImaging
             let commands = output.components(separatedBy: "\(escape)_G").dropFirst()
             #expect(commands.count == (expected + 4095) / 4096, "\(pixelCount) pixels, f=\(bytesPerPixel * 8)")
             #expect(commands.last?.hasPrefix(commands.count == 1 ? "a=T" : "m=0;") == true)
+            let continued = commands.dropLast().allSatisfy { $0.contains("m=1;") }
+            #expect(commands.last?.contains("m=0;") == true && continued)
             let decoded = try #require(Data(base64Encoded: payload))
             let sent = bytesPerPixel == 4 ? picture.pixels : picture.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
             #expect(decoded == Data(sent))

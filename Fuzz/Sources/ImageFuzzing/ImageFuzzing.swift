@@ -43,7 +43,8 @@ public func fuzzImageDecoding(_ format: ImageFormat, _ input: UnsafeRawBufferPoi
                       "preview \(preview.size) does not fit in \(box)")
         precondition(preview.width > 0 && preview.height > 0, "empty preview \(preview.size)")
         // One input in four goes on to the terminal, as a preview does: the decoded pixels
-        // (any aspect ratio, 1×N included) drawn into a few cells by libchafa.
+        // (any aspect ratio, 1×N included) drawn into a few cells (symbols by libchafa,
+        // kitty by KittyGraphics).
         if input.count % 4 == 0 { render(preview, seed: input.count / 4) }
     } catch {
         checkMessage(error)
@@ -51,7 +52,7 @@ public func fuzzImageDecoding(_ format: ImageFormat, _ input: UnsafeRawBufferPoi
 
     // What previews hand the renderer (`decode(_:toRender:)`): the decoder's own scaling,
     // covering the fitted size (up to about twice it each way for JPEG), never past the
-    // header's size; one input in four drawn by libchafa, which scales the rest.
+    // header's size; one input in four drawn (libchafa scales the rest for symbols).
     do {
         let pixels = try decoder.decode(data, toRender: box)
         precondition(header != nil, "decoded \(pixels.size) to render an image whose header did not read")
@@ -112,7 +113,41 @@ private func render(_ image: RGBAImage, seed: Int) {
     let cells = renderer.cells(for: image.size, fittingIn: box)
     precondition(cells.width >= 1 && cells.height >= 1 && cells.width <= box.width && cells.height <= box.height,
                   "\(image.size) drawn in \(cells) cells, the box is \(box)")
-    precondition(!renderer.render(image, fittingIn: box).isEmpty, "nothing drawn for \(image.size) in \(box)")
+    let output = renderer.render(image, fittingIn: box)
+    precondition(!output.isEmpty, "nothing drawn for \(image.size) in \(box)")
+    if renderer.imageProtocol == .kitty { checkKitty(output, cells: cells, box: renderer.pixelBox(forCells: box)) }
+}
+
+/// A kitty transmission: chunks of at most 4096 characters, `m=1` on all but the last,
+/// `c`×`r` the drawn cells, and the joined payload one base64 text of `s`×`v` pixels of 3
+/// (`f=24`) or 4 (`f=32`) bytes, at most the box's pixels.
+private func checkKitty(_ output: String, cells: PixelSize, box: PixelSize) {
+    let commands = output.split(separator: "\u{1B}_G", omittingEmptySubsequences: true)
+    var keys: [Substring: Int] = [:]
+    var payload = ""
+    for (index, command) in commands.enumerated() {
+        precondition(command.hasSuffix("\u{1B}\\"), "kitty command \(index) not terminated")
+        let body = command.dropLast(2)
+        let parts = body.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+        for pair in parts[0].split(separator: ",") {
+            let keyValue = pair.split(separator: "=", maxSplits: 1)
+            if keyValue.count == 2, index == 0 { keys[keyValue[0]] = Int(keyValue[1]) }
+            if keyValue.count == 2, keyValue[0] == "m" {
+                precondition(Int(keyValue[1]) == (index == commands.count - 1 ? 0 : 1), "m on kitty command \(index)")
+            }
+        }
+        let chunk = parts.count == 2 ? parts[1] : ""
+        precondition(chunk.utf8.count <= 4096 && (index == commands.count - 1 || chunk.utf8.count == 4096),
+                     "kitty chunk \(index) of \(chunk.utf8.count) bytes")
+        payload += chunk
+    }
+    guard let width = keys["s"], let height = keys["v"], let format = keys["f"], let decoded = Data(base64Encoded: payload) else {
+        preconditionFailure("kitty keys \(keys) or a payload that is not base64")
+    }
+    precondition(format == 24 || format == 32, "kitty f=\(format)")
+    precondition(decoded.count == width * height * format / 8, "kitty payload of \(decoded.count) bytes for \(width)×\(height)")
+    precondition(width <= box.width && height <= box.height, "kitty sent \(width)×\(height) for a box of \(box)")
+    precondition(keys["c"] == cells.width && keys["r"] == cells.height, "kitty c/r \(keys) for \(cells)")
 }
 
 /// Errors are one line and say something.

@@ -75,9 +75,11 @@ public struct ThumbnailCache: Sendable {
     /// Bumped when the same original, size and style would now be drawn differently (2:
     /// symbols decoded for the sub-cell grid's aspect; 3: kitty's payload one base64
     /// stream, not chafa's separately padded pieces; 4: symbols from chafa's standard set,
-    /// not every symbol). Part of every key, so thumbnails of an older render are never
-    /// read again, and ``isOrphan(_:)`` lets `cache prune` go.
-    public static let renderVersion = "4"
+    /// not every symbol; 5: kitty written from the pixels, not by chafa: straight alpha
+    /// (chafa's was premultiplied, drawn darker), RGB when opaque, area-averaged). Part of
+    /// every key, so thumbnails of an older render are never read again, and
+    /// ``isOrphan(_:)`` lets `cache prune` go.
+    public static let renderVersion = "5"
 
     /// Whether the thumbnail with `metadata` can no longer be reached: its original is no
     /// longer in the image cache, or has another validator now (a new `ETag`), or it was

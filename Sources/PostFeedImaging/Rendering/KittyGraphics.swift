@@ -7,7 +7,8 @@
 /// output, and split into chunks of at most 4096 bytes, `m=1` on every chunk but the last.
 ///
 /// Opaque images go as 24-bit RGB (`f=24`, a quarter fewer bytes to write and for the
-/// terminal to read), others as 32-bit RGBA (`f=32`). `c` and `r` give the cells the image
+/// terminal to read), others as 32-bit RGBA (`f=32`) with straight alpha, as the spec
+/// reads it (chafa sent premultiplied pixels: translucent ones drawn darker). `c` and `r` give the cells the image
 /// fills; the terminal scales the pixels to them.
 enum KittyGraphics {
     /// The largest payload of one command the spec allows (a multiple of 4).

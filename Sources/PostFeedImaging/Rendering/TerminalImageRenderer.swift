@@ -2,7 +2,8 @@ internal import CChafa
 
 /// Renders RGBA pixels as terminal output: with libchafa, Unicode symbols (chafa's standard
 /// set, every symbol, or half blocks) in true, 256 or no colour, iTerm2 inline images and
-/// sixel; kitty graphics written by ``KittyGraphics`` from the pixels scaled to the cells.
+/// sixel; kitty graphics written by ``KittyGraphics`` from the pixels (area-averaged first
+/// when there are more than the box's pixels).
 /// Holds no C state between calls; each render builds and frees its own canvas.
 public struct TerminalImageRenderer: Sendable {
     /// The symbols drawn in `symbols` mode.
@@ -108,10 +109,11 @@ public struct TerminalImageRenderer: Sendable {
         let canvasCells = cells(for: image.size, fittingIn: box)
         if imageProtocol == .kitty {
             // The terminal scales the pixels to the cells: they are sent as they are, area
-            // averaged first when there are more than the cells hold.
-            let cellPixels = PixelSize(width: canvasCells.width * cellPixelSize.width,
-                                       height: canvasCells.height * cellPixelSize.height)
-            return KittyGraphics.transmission(of: AreaDownscaler.downscale(image, fittingIn: cellPixels), cells: canvasCells)
+            // averaged first only when there are more than the box's pixels hold. (Not to the
+            // drawn cells' pixels: those are rounded, and pixels decoded to fit the box, as
+            // `ImageDecoder.decode(_:for:fittingIn:)` gives them, would be averaged twice.)
+            let fitted = AreaDownscaler.downscale(image, fittingIn: pixelBox(forCells: box))
+            return KittyGraphics.transmission(of: fitted, cells: canvasCells)
         }
         ChafaWarmUp.shared.wait()
 
