@@ -69,6 +69,39 @@ struct PipedSizeTests {
         }
     }
 
+    /// show counted characters, not columns: a Japanese title and body (2 columns a
+    /// character, no spaces) came out at up to twice the width, one line per paragraph.
+    /// Now lines break between wide characters (as UAX #14 allows) and every line fits;
+    /// a Latin word longer than a line (a URL) is still kept whole, to copy.
+    @Test("piped show at COLUMNS=30: CJK titles and bodies wrap at 30 columns, every character kept; a long URL stays whole")
+    func wideTextWrapsByColumns() async throws {
+        let sandbox = try Sandbox()
+        let fixtures = try FixtureCopy()
+        let postsFile = fixtures.directory.appendingPathComponent("posts.json")
+        var posts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: postsFile)) as? [[String: Any]])
+        let title = "東京の庭園で学んだサワードウの話とその続き"
+        let url = "https://example.com/a/path/far/longer/than/thirty/columns"
+        let body = "庭園の土は毎年少しずつ変わります。pH 6.5 の土で、ライ麦の種を蒔きました。\n詳しくは \(url) を見てください。"
+        posts[10]["title"] = title
+        posts[10]["body"] = body
+        try JSONSerialization.data(withJSONObject: posts).write(to: postsFile)
+        try await RunningFixtureServer.withRunning(fixtures.configuration()) { server in
+            let run = try await sandbox.run(["show", "11", "--images", "none"], against: server, environment: ["COLUMNS": "30"])
+            try #require(run.succeeded, "\(run)")
+            let lines = run.standardOutput.components(separatedBy: "\n").prefix { !$0.hasPrefix("image") }
+            let tooWide = lines.filter { DisplayWidth.of($0) > 30 && !$0.contains(url) }
+            #expect(tooWide.isEmpty, "\(run.standardOutput)")
+
+            let urlWhole = lines.contains { $0.trimmingCharacters(in: .whitespaces) == url }
+            #expect(urlWhole, "the URL is not whole on a line: \(run.standardOutput)")
+            // Every character of the title and the body, in order (spaces and breaks aside).
+            let printed = lines.joined().filter { $0 != " " }
+            #expect(printed.hasPrefix("#11" + title), "\(run.standardOutput)")
+            let bodyCharacters = body.filter { $0 != " " && $0 != "\n" }
+            #expect(printed.contains(bodyCharacters), "\(run.standardOutput)")
+        }
+    }
+
     @Test("COLUMNS=40 draws 40 columns, COLUMNS=100 draws 100; LINES bounds the height; the text wraps at COLUMNS")
     func columnsAndLinesSizeThePreview() async throws {
         let sandbox = try Sandbox()

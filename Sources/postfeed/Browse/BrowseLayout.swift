@@ -174,44 +174,10 @@ enum BrowseLayout {
         return lines
     }
 
-    /// `text` broken into lines of at most `columns` terminal columns, at spaces when it can;
-    /// its own leading spaces (an indent) kept.
+    /// `text` broken into lines of at most `columns` terminal columns, at spaces and between
+    /// wide characters when it can, a longer word across lines; its own leading spaces (an
+    /// indent) kept (``TextWrap``).
     static func wrap(_ text: String, toColumns columns: Int, hangingIndent: Int = 0) -> [String] {
-        let columns = max(1, columns)
-        // Lines after the first start at `hangingIndent` (the help's description column),
-        // when that leaves at least half the width.
-        let indent = hangingIndent > 0 && hangingIndent * 2 <= columns ? hangingIndent : 0
-        var lines: [String] = []
-        var line = ""
-        var width = 0
-        // The width of this line's hanging indent: nothing of the text is on it before that.
-        var lineStart = 0
-        func breakLine() {
-            lines.append(line)
-            (line, width, lineStart) = (String(repeating: " ", count: indent), indent, indent)
-        }
-        for (index, word) in text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
-            let wordWidth = DisplayWidth.of(word)
-            // The space before a word: none at the start of the text, none at a line break.
-            var spaced = index > 0
-            if width > lineStart, width + 1 + wordWidth > columns {
-                breakLine()
-                spaced = false
-            }
-            if spaced {
-                line += " "
-                width += 1
-            }
-            for character in word {
-                let characterWidth = DisplayWidth.of(character)
-                if width + characterWidth > columns, width > lineStart {
-                    breakLine()
-                }
-                line.append(character)
-                width += characterWidth
-            }
-        }
-        lines.append(line)
-        return lines
+        TextWrap.lines(text[...], columns: columns, hangingIndent: hangingIndent)
     }
 }

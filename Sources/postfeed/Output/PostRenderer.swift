@@ -73,7 +73,7 @@ enum PostRenderer {
         // title under itself, after "#id  "); a line that fits is kept as it is.
         let head = "#\(post.id)  "
         var lines: [String]
-        if head.count + post.title.count <= width {
+        if head.count + DisplayWidth.of(post.title) <= width {
             lines = [head + post.title]
         } else {
             let title = wrap(post.title, width: max(10, width - head.count))
@@ -81,7 +81,7 @@ enum PostRenderer {
             lines = [head + (title.first ?? "")] + title.dropFirst().map { indent + $0 }
         }
         let meta = metaLine(post)
-        if !meta.isEmpty { lines += meta.count <= width ? [meta] : wrap(meta, width: width) }
+        if !meta.isEmpty { lines += DisplayWidth.of(meta) <= width ? [meta] : wrap(meta, width: width) }
         lines.append("")
         lines.append(contentsOf: wrap(post.body, width: width))
         lines.append("")
@@ -134,20 +134,12 @@ enum PostRenderer {
         return path.hasPrefix(cwd) ? String(path.dropFirst(cwd.count)) : path
     }
 
+    /// `text`'s paragraphs wrapped at `width` columns (``TextWrap``): words wider than a line
+    /// kept whole, so a URL stays one piece to copy.
     static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = ""
-            for word in paragraph.split(separator: " ") {
-                if !line.isEmpty, line.count + word.count + 1 > width {
-                    lines.append(line)
-                    line = ""
-                }
-                line += line.isEmpty ? String(word) : " " + word
-            }
-            lines.append(line)
+        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph in
+            TextWrap.lines(paragraph, columns: width, breakingLongWords: false)
         }
-        return lines
     }
 }
 
