@@ -64,7 +64,12 @@ import Testing
         #expect("one\r\ntwo\nthree\rfour\u{2028}five".terminalLine == "one two three four five")
         #expect("one\r\ntwo\n\nthree\u{1B}]0;x\u{07}".terminalLines == "one\ntwo\n\nthree")
         #expect("\u{85}\u{9B}31m\u{7F}".terminalLine == " ")
-        let printable = "田中 太郎 👨‍👩‍👧 é ́ שלום \u{200B}"
+        // Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069)
+        // would reorder what follows them on the line ("Trojan Source"): dropped. The
+        // left-to-right and right-to-left marks (U+200E, U+200F) only mark: kept.
+        #expect("Eve \u{202E}evil\u{202C} · id 1".terminalLine == "Eve evil · id 1")
+        #expect("a\u{2066}b\u{2067}c\u{2068}d\u{2069}e\u{202A}f\u{202B}g\u{202D}h".terminalLines == "abcdefgh")
+        let printable = "田中 太郎 👨‍👩‍👧 é ́ שלום \u{200B}\u{200E}\u{200F}"
         #expect(printable.terminalLine == printable)
         #expect(printable.terminalLines == printable)
     }

@@ -8,7 +8,8 @@ import PostFeed
 /// Escape sequences go whole: a CSI (`ESC [ 31 m`, C1 `CSI`) with its parameters, an OSC,
 /// DCS, APC, PM or SOS string (`ESC ] 2 ; title BEL`) up to its terminator, a two-byte
 /// escape (`ESC c`); an introducer never terminated goes alone, the text after it stays.
-/// Other C0 controls, DEL and C1 controls are dropped; a tab becomes a space.
+/// Other C0 controls, DEL, C1 controls and bidirectional overrides, embeddings and isolates
+/// are dropped; a tab becomes a space.
 /// ``terminalLine`` also turns line breaks into spaces (titles, authors, one-line
 /// messages); ``terminalLines`` keeps `\n` (bodies) and drops `\r`. Everything printable,
 /// CJK, emoji and combining marks included, is kept as it is.
@@ -93,10 +94,14 @@ extension StringProtocol {
         return nil
     }
 
-    /// C0 controls, DEL, C1 controls, and the line and paragraph separators (which some
-    /// terminals treat as line breaks).
+    /// C0 controls, DEL, C1 controls, the line and paragraph separators (which some
+    /// terminals treat as line breaks), and the bidirectional embeddings, overrides and
+    /// isolates (U+202A–U+202E, U+2066–U+2069), which would reorder the rest of the line
+    /// on a terminal that does bidi (an author's U+202E turning "· id 1" around).
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+            || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
     }
 }
 
