@@ -24,9 +24,9 @@ struct BrowseLoadingTests {
     }
 
     /// Asserts browse exited 0 with the terminal as it found it.
-    private func expectCleanExit(_ pane: TmuxPane, _ sandbox: Sandbox) async throws {
+    private func expectCleanExit(_ pane: TmuxPane, _ sandbox: Sandbox, status expected: String = "exit 0\n") async throws {
         let status = try await pane.waitForFile("browse.status")
-        #expect(status == "exit 0\n", "\(status ?? "no status")")
+        #expect(status == expected, "\(status ?? "no status")")
         let after = try await pane.waitForFile("stty-after")
         let before = try String(contentsOf: sandbox.directory.appendingPathComponent("stty-before"), encoding: .utf8)
         #expect(after == before, "stty -g before \(before), after \(after ?? "never")")
@@ -102,8 +102,8 @@ struct BrowseLoadingTests {
             try await pane.requireScreen { $0.first?.contains("loading up to post #200") == true }
             try pane.press("C-c")
 
-            // Then
-            try await expectCleanExit(pane, sandbox)
+            // Then: saved, 130 as after any Ctrl-C
+            try await expectCleanExit(pane, sandbox, status: "exit 130\n")
             #expect(try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index == 1)
         }
     }

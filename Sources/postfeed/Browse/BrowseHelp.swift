@@ -25,7 +25,7 @@ enum BrowseHelp {
         "  r          refresh from the network: back to page 1; on failure the posts stay",
         "  l          the last message in full (a cut status line ends with [l])",
         "  ?          this help (j/k/space/b scroll it on a short window)",
-        "  q          save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)",
+        "  q          save your place and quit (also Ctrl-C, Ctrl-\\, SIGTERM, SIGHUP)",
         "  Ctrl-Z     suspend to the shell (the terminal restored); fg comes back",
     ]
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PostFeed
 import PostFeedImaging
+import Synchronization
 
 struct Browse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,7 +26,8 @@ struct Browse: AsyncParsableCommand {
               r       refresh: back to page 1 from the network; on failure the posts stay
               l       the last message in full (a cut status line ends with [l])
               ?       every key (j/k/space/b scroll it on a short window)
-              q       save your place and quit (also Ctrl-C, SIGTERM, SIGHUP)
+              q       save your place and quit (also Ctrl-C, Ctrl-\\, SIGTERM, SIGHUP: then
+                      the exit status is 128 + the signal, 130 for Ctrl-C)
               Ctrl-Z  suspend to the shell, the terminal restored; fg comes back
 
             Never frozen: pages load while keys are handled, with what is loading at the
@@ -89,14 +91,17 @@ struct Browse: AsyncParsableCommand {
             screen.thumbnailsOn = [.kitty, .iterm, .sixel].contains(screen.previewStyle.imageProtocol)
             // Signals first, so none can end the process between entering the screen and
             // watching for them; `defer` restores the terminal on an error too.
-            // SIGINT, SIGTERM and SIGHUP end the session (the place saved, the terminal
-            // restored); SIGWINCH re-lays the screen out; SIGTSTP (Ctrl-Z) restores the
-            // terminal and stops, and SIGCONT (fg) draws the screen again.
+            // SIGINT, SIGTERM, SIGHUP and SIGQUIT (Ctrl-\, which the Swift runtime would
+            // report as a crash over the screen) end the session (the place saved, the
+            // terminal restored, exit status 128 + the signal); SIGWINCH re-lays the screen
+            // out; SIGTSTP (Ctrl-Z) restores the terminal and stops, and SIGCONT (fg) draws
+            // the screen again.
             let signals = TerminationWatcher.start(
-                watching: TerminationWatcher.terminating.union([SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]))
+                watching: TerminationWatcher.terminating.union([SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT]))
             terminal.enableRawMode()
             let reader = KeyReader.start(terminal)
-            let feeding = Self.forward(keys: reader.keys, signals: signals.events, into: continuation)
+            let endedBy = EndingSignal()
+            let feeding = Self.forward(keys: reader.keys, signals: signals.events, into: continuation, endedBy: endedBy)
             defer {
                 reader.stop()
                 feeding.cancel()
@@ -120,7 +125,16 @@ struct Browse: AsyncParsableCommand {
             } else {
                 Terminal.note("postfeed: quit before \(screen.mode) mode opened; the saved place is unchanged")
             }
+            // Ended by a signal: the place is saved, and the status says so, as `list`'s does.
+            if let signal = endedBy.signal { throw ExitCode(Interruption.exitStatus(for: signal)) }
         }
+    }
+
+    /// The signal that ended the session, if one did (the first).
+    final class EndingSignal: Sendable {
+        private let first = Mutex<Int32?>(nil)
+        var signal: Int32? { first.withLock { $0 } }
+        func record(_ signal: Int32) { first.withLock { $0 = $0 ?? signal } }
     }
 
     /// Colour on a terminal only, and never with `NO_COLOR` set (no-color.org).
@@ -133,7 +147,8 @@ struct Browse: AsyncParsableCommand {
 
     /// Keys and signals into the loop's one stream.
     private static func forward(
-        keys: AsyncStream<RawTerminal.Key>, signals: AsyncStream<Int32>, into events: AsyncStream<BrowseEvent>.Continuation
+        keys: AsyncStream<RawTerminal.Key>, signals: AsyncStream<Int32>, into events: AsyncStream<BrowseEvent>.Continuation,
+        endedBy: EndingSignal
     ) -> Task<Void, Never> {
         Task {
             await withTaskGroup(of: Void.self) { group in
@@ -147,7 +162,9 @@ struct Browse: AsyncParsableCommand {
                         case SIGWINCH: events.yield(.resize)
                         case SIGCONT: events.yield(.continued)
                         case SIGTSTP: events.yield(.suspend)
-                        default: events.yield(.terminate)
+                        default:
+                            endedBy.record(number)
+                            events.yield(.terminate)
                         }
                     }
                 }
