@@ -115,6 +115,30 @@ struct BrowseTests {
         }
     }
 
+    /// browse read both state files to pick the mode and dropped what that said: with the
+    /// infinite file damaged it opened paged page 3 without a word, on screen or after.
+    @Test("a damaged state file is said on the status line and on stderr")
+    func damagedStateFileIsSaid() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // Given: paged at page 3, then infinite (the current mode), whose file is then damaged
+            let paged = try await sandbox.run(["page", "3", "--no-images"], against: server)
+            let infinite = try await sandbox.run(["list", "--no-images"], against: server)
+            try #require(paged.succeeded && infinite.succeeded, "\(paged)\n\(infinite)")
+            try Data("garbage{{".utf8).write(to: sandbox.infiniteStateFile)
+
+            // When
+            let run = try await sandbox.run(["browse"], against: server, standardInput: Data("q".utf8))
+
+            // Then
+            #expect(run.succeeded, "\(run)")
+            let said = "infinite-scroll-state.json is not JSON (damaged or cut short)"
+            #expect(run.standardError.contains(said), "\(run.standardError)")
+            #expect(run.standardOutput.contains(said), "not on the status line: \(run.standardOutput)")
+            #expect(run.standardOutput.contains("page 3"), "paged mode, page 3, as saved: \(run.standardOutput)")
+        }
+    }
+
     @Test("g reads the number from the same keys as everything else: g25⏎ puts post 25 on top")
     func goToPost() async throws {
         let sandbox = try Sandbox()

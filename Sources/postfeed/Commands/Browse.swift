@@ -85,7 +85,11 @@ struct Browse: AsyncParsableCommand {
             let screen = BrowseScreen(
                 client: client, terminal: terminal, events: continuation, visibleCount: count,
                 colour: Self.usesColour(terminal))
-            screen.mode = client.currentMode().mode
+            // A damaged or unusable state file is said on the status line and again on stderr
+            // at the end (the other mode's file may be the one opened: its own resume
+            // would say nothing of this one).
+            let current = client.currentMode()
+            screen.mode = current.mode
             // Before raw mode: `auto` may ask the terminal whether it draws sixel.
             screen.previewStyle = display.style()
             screen.thumbnailsOn = [.kitty, .iterm, .sixel].contains(screen.previewStyle.imageProtocol)
@@ -108,7 +112,7 @@ struct Browse: AsyncParsableCommand {
                 signals.stop()
                 terminal.restore()
             }
-            screen.open()
+            screen.open(announcing: current.notices.isEmpty ? nil : current.notices.joined(separator: "; "))
             if terminal.isInteractive { screen.render() }
             for await event in events {
                 guard await screen.handle(event) else { break }
@@ -117,6 +121,7 @@ struct Browse: AsyncParsableCommand {
             reader.stop()  // before the shell's terminal is back: later keys are the shell's
             terminal.restore()
             if let failure = screen.openFailure { throw failure }
+            current.notices.forEach { Terminal.note("postfeed: \($0)") }
             let notices = try await screen.save()
             // On stderr, as every other notice: stdout holds the frames alone.
             notices.forEach { Terminal.note("postfeed: \($0)") }

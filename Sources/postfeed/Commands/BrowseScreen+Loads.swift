@@ -34,7 +34,10 @@ extension BrowseScreen {
     private func opened(at report: ResumeReport, hidden: PostIDSet?, announcing announcement: String?) {
         opened = true
         firstOpen = false
-        say((report.notices + [announcement].compactMap { $0 }).joined(separator: "; "))
+        // The announcement may hold the same notice (browse's start says what the state
+        // files said): once.
+        let notices = report.notices.filter { notice in announcement.map { !$0.contains(notice) } ?? true }
+        say((notices + [announcement].compactMap { $0 }).joined(separator: "; "))
         switch mode {
         case .infinite:
             if earlierSeen == nil { earlierSeen = hidden ?? PostIDSet() }
