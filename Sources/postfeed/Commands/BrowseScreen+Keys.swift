@@ -243,7 +243,7 @@ extension BrowseScreen {
             byPopularity.toggle()
             // No count here: it would go stale as the catalog loads (the header keeps it).
             say(byPopularity
-                ? "most popular first, across the loaded posts" + (catalog.started ? " and the catalog as it loads" : "")
+                ? "most popular first, across the loaded posts" + (catalog.isLoading ? " and the catalog as it loads" : "")
                 : "in the feed's order")
         } else {
             unseenOnly.toggle()
@@ -261,6 +261,9 @@ extension BrowseScreen {
         }
         for job in Array(running.keys) where job != .poll { cancel(job) }
         pageTarget = nil
+        // Paged mode never reads the catalog: its walk pauses, and goes on from where it
+        // was when infinite mode opens again (its pages are in the state saved below).
+        if mode == .infinite { await pauseCatalogLoad() }
         do {
             try await save()
             let target: ListMode = mode == .infinite ? .paged : .infinite

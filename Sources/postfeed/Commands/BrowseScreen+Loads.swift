@@ -43,6 +43,8 @@ extension BrowseScreen {
             if earlierSeen == nil { earlierSeen = hidden ?? PostIDSet() }
             pendingFeedIndex = report.anchorIndex
             orderDirty = byPopularity || unseenOnly
+            // Back from paged mode: the walk goes on from the pages the place holds.
+            if catalog.isLoading { resumeCatalogLoad() }
         case .paged:
             top = report.anchorIndex
         }
@@ -277,9 +279,19 @@ extension BrowseScreen {
     func startCatalogLoad() {
         guard !piped, mode == .infinite, opened, !catalog.started, shown.hasMore else { return }
         catalog.started = true
+        resumeCatalogLoad()
+    }
+
+    /// Starts the walk again from the last page the feed holds (nothing when it holds the
+    /// end), with its progress polled on the status line.
+    func resumeCatalogLoad() {
+        catalog.finished = false
         catalog.line = "loading the catalog…"
-        let feed = client.infinite
-        Task { await feed.startBackgroundCatalogLoad() }
+        let (feed, previous) = (client.infinite, catalogStarter)
+        catalogStarter = Task {
+            await previous?.value
+            await feed.startBackgroundCatalogLoad()
+        }
         guard ticker == nil else { return }
         let events = events
         ticker = Task {
@@ -290,23 +302,48 @@ extension BrowseScreen {
         }
     }
 
+    /// Leaving infinite mode: the walk stops where it is (its pages stay loaded, and are
+    /// saved with the place) until ``resumeCatalogLoad()``; the status line no longer
+    /// speaks of it.
+    func pauseCatalogLoad() async {
+        guard catalog.started else { return }
+        await catalogStarter?.value
+        await client.infinite.cancelBackgroundCatalogLoad()
+        cancel(.poll)
+        ticker?.cancel()
+        ticker = nil
+        catalog.line = ""
+    }
+
     /// Reads the catalog's progress; when posts were added, the view is read again (the
-    /// header's count, `s` across the new posts).
+    /// header's count, `s` across the new posts). "All N posts loaded" only once the walk
+    /// reached the end of the list; a walk that ended short of it (cancelled underneath)
+    /// goes on.
     func pollCatalog() {
         guard catalog.started, mode == .infinite, opened, running[.poll] == nil else { return }
         let feed = client.infinite
         let shownCount = shown.loaded
         start(.poll) { _ in
-            let (count, total, loading, failure) = (
-                await feed.count, await feed.totalCount, await feed.isBackgroundLoading, await feed.backgroundError
+            let (count, total, loading, more, failure) = (
+                await feed.count, await feed.totalCount, await feed.isBackgroundLoading, await feed.hasMore,
+                await feed.backgroundError
             )
             return { screen in
+                // Paused (paged mode) or reset (a refresh) since the poll began.
+                guard screen.catalog.started, screen.mode == .infinite else { return }
+                let progress = "catalog: \(count)\(total.map { " of \($0)" } ?? "") posts loaded…"
                 if let failure {
                     screen.catalog.line = "catalog stopped at \(count) posts: \(failure)"
                 } else if loading {
-                    screen.catalog.line = "catalog: \(count)\(total.map { " of \($0)" } ?? "") posts loaded…"
+                    screen.catalog.line = progress
+                } else if more {
+                    screen.catalog.line = progress
+                    if screen.running[.refresh] == nil, screen.running[.open] == nil { screen.resumeCatalogLoad() }
                 } else {
-                    screen.catalog.line = "catalog: all \(count) posts loaded"
+                    screen.catalog.finished = true
+                    screen.catalog.line = total.map { $0 != count } == true
+                        ? "catalog: the list ended at \(count) posts (the server counts \(total ?? count))"
+                        : "catalog: all \(count) posts loaded"
                     screen.ticker?.cancel()
                     screen.ticker = nil
                 }

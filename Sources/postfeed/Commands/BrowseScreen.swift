@@ -106,6 +106,9 @@ final class BrowseScreen {
     /// A piped key was handled since the last frame.
     private var frameOwed = true
     var ticker: Task<Void, Never>?
+    /// The last start of the background catalog walk, awaited before pausing it (so a start
+    /// still on its way cannot begin the walk after the pause).
+    var catalogStarter: Task<Void, Never>?
 
     /// How previews are drawn (`--images`, resolved before raw mode); `.none` draws nothing.
     var previewStyle = PreviewStyle.none
@@ -148,10 +151,16 @@ final class BrowseScreen {
 
     /// The background catalog load, as the status line shows it.
     struct CatalogProgress {
-        /// Started (after the first scroll); reset by a refresh.
+        /// Started (after the first scroll); reset by a refresh. Stays set while paged mode
+        /// pauses the walk, so infinite mode resumes it.
         var started = false
+        /// The walk reached the end of the list.
+        var finished = false
         /// What the status line says of it; empty when nothing.
         var line = ""
+
+        /// Started and not at the end yet (paused in paged mode included).
+        var isLoading: Bool { started && !finished }
     }
 
     /// - Parameter visibleCount: posts on one screen; `nil` to fit the terminal.
