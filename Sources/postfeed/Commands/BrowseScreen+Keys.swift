@@ -94,7 +94,7 @@ extension BrowseScreen {
 
     /// What space and b move by: the posts drawn (fewer than read with `--rows` larger than
     /// the window, so none is skipped unseen), at least 1.
-    private var screenful: Int {
+    var screenful: Int {
         let drawn = postsDrawn(entries())
         return max(1, drawn > 0 ? min(drawn, visibleCount) : visibleCount)
     }
@@ -111,6 +111,7 @@ extension BrowseScreen {
             say("stopped loading page \(target)")
         } else if searchQuery != nil {
             searchQuery = nil
+            cancel(.search)
             say("search cleared")
         }
     }

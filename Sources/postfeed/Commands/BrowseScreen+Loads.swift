@@ -55,17 +55,22 @@ extension BrowseScreen {
 
     /// Loads the next page of the infinite feed when the screen nears the end of what is
     /// loaded (or shows less than a screen), unless a load runs already.
-    func loadMoreIfNeeded() {
-        guard mode == .infinite, opened, shown.hasMore, loadBudget > 0 else { return }
+    /// With `forKeysTypedAhead`, the next page whatever the screen shows and the budget:
+    /// a key typed ahead waits for it (see ``take(_:)``).
+    func loadMoreIfNeeded(forKeysTypedAhead: Bool = false) {
+        guard mode == .infinite, opened, shown.hasMore, forKeysTypedAhead || loadBudget > 0 else { return }
         guard running[.more] == nil, running[.goTo] == nil, running[.refresh] == nil, running[.open] == nil else { return }
-        let lastVisible = PlaceConverter.saturatingAdd(top, visibleCount - 1)
-        guard lastVisible >= shown.viewCount - client.infinite.configuration.prefetchThreshold - 1 else { return }
-        loadBudget -= 1
+        if !forKeysTypedAhead {
+            let lastVisible = PlaceConverter.saturatingAdd(top, visibleCount - 1)
+            guard lastVisible >= shown.viewCount - client.infinite.configuration.prefetchThreshold - 1 else { return }
+            loadBudget -= 1
+        }
         let feed = client.infinite
         start(.more, activity: "loading posts after #\(shown.loaded)…") { _ in
             do {
                 try await feed.loadMore()
                 return { screen in
+                    screen.nextPageFailed = false
                     screen.orderDirty = screen.order != nil
                     screen.refreshView()
                 }
@@ -73,6 +78,7 @@ extension BrowseScreen {
                 return { screen in
                     guard !Self.isCancellation(error) else { return }
                     screen.loadBudget = 0
+                    screen.nextPageFailed = true
                     screen.say("\(error)")
                 }
             }

@@ -103,6 +103,11 @@ final class BrowseScreen {
     private var jobCounter = 0
     /// Piped keys waiting for the loads of the one before.
     private var pendingKeys: [RawTerminal.Key] = []
+    /// Keys typed ahead on a terminal, waiting for what the first one needs (the mode
+    /// open, a jump read, the next page); see ``take(_:)``.
+    var heldKeys: [RawTerminal.Key] = []
+    /// The last load of the next page failed: keys past the loaded end stop waiting for it.
+    var nextPageFailed = false
     /// A piped key was handled since the last frame.
     private var frameOwed = true
     var ticker: Task<Void, Never>?
@@ -182,7 +187,7 @@ final class BrowseScreen {
         case .key(let key):
             if piped {
                 pendingKeys.append(key)
-            } else if !(await press(key)) {
+            } else if !(await take(key)) {
                 return false
             }
         case .resize:
@@ -212,6 +217,8 @@ final class BrowseScreen {
             pollCatalog()
         }
         guard piped else {
+            // Keys typed ahead whose loads have ended, in order.
+            guard await pressHeldKeys() else { return false }
             render()
             return true
         }
