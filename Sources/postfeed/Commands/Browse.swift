@@ -31,9 +31,12 @@ struct Browse: AsyncParsableCommand {
               Ctrl-Z  suspend to the shell, the terminal restored; fg comes back
 
             Never frozen: pages load while keys are handled, with what is loading at the
-            right of the header; q quits at once, cancelling loads. After the first scroll
-            the rest of the catalog loads in the background (its progress on the status
-            line), so s orders across it. At most 10 pages stay in memory; pages scrolled
+            right of the header; q quits at once, cancelling loads. Keys typed ahead are
+            kept: one that needs what is still coming (the mode opening, a jump, posts
+            past those loaded) waits with the keys after it, and they are applied in order
+            once it is there; Esc drops them. After the first scroll the rest of the
+            catalog loads in the background (its progress on the status line; paused in
+            paged mode), so s orders across it. At most 10 pages stay in memory; pages scrolled
             away come back from the page cache. Cached pages are on screen at once, however
             old; those past their expiry are checked with the server in the background and
             replaced when it has newer ones ("updated page 2" on the status line), the post
