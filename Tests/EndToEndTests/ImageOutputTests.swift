@@ -127,6 +127,47 @@ struct ImageOutputTests {
 
     /// `/proc/version` exists and is a file, but /proc takes no new file: the reason was the
     /// temporary file's ("No such file or directory"), for a file that is plainly there.
+    /// `-` made a file named "-"; it is standard output, as for most Unix tools.
+    @Test("--output - writes the bytes to standard output (a redirected file here) and the summary to stderr; no file named -")
+    func dashIsStandardOutput() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let redirected = sandbox.directory.appendingPathComponent("redirected.png")
+            FileManager.default.createFile(atPath: redirected.path, contents: nil)
+            let run = try await sandbox.run(["image", "42", "--output", "-"], against: server, outputFile: redirected.path)
+            #expect(run.succeeded, "\(run)")
+            #expect(try Data(contentsOf: redirected) == Data(contentsOf: Self.original))
+            #expect(run.standardError.contains("wrote /dev/stdout (PNG, "), "\(run)")
+            #expect(!FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("-").path))
+        }
+    }
+
+    /// show has no --output: its advice was "choose a writable place with --output".
+    @Test("show --open where no file can be made names a way that works: another folder, or image --output")
+    func showOpenInAFolderThatTakesNoFile() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            // In /proc (no file can be made there, even by root), through a shell: the test
+            // harness keeps its own files in the working directory.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = [
+                "-c", "cd /proc && PATH=/nonexistent exec \"$0\" show 42 --open --images none --base-url \"$1\" --cache-dir \"$2\"",
+                try PostfeedProcess.executable().path, server.baseURL.absoluteString, sandbox.cacheRoot.path,
+            ]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "\(message)")
+            #expect(message.contains("cannot create a file in /proc"), "\(message)")
+            #expect(message.contains("'postfeed image 42 --output FILE'"), "\(message)")
+            #expect(!message.contains("choose a writable place with --output"), "\(message)")
+        }
+    }
+
     @Test("a file in a folder that takes no new file: the folder named as the reason, the file untouched")
     func folderThatTakesNoNewFile() async throws {
         let sandbox = try Sandbox()

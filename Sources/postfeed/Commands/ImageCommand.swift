@@ -16,6 +16,7 @@ struct ImageCommand: AsyncParsableCommand {
             Examples:
               postfeed image 42                  writes ./42.png
               postfeed image 42 --output a.png   writes a.png
+              postfeed image 42 -o - | display   the bytes on standard output
             """)
 
     @OptionGroup var backend: BackendOptions
@@ -23,7 +24,7 @@ struct ImageCommand: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The post's id.", valueName: "id"))
     var idArgument: [String] = []
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default ./<id>.<ext>).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default ./<id>.<ext>; - for standard output).", valueName: "file"))
     var output: String?
 
     func validate() throws {
@@ -42,7 +43,7 @@ struct ImageCommand: AsyncParsableCommand {
             let (file, warning) = try OriginalImageFile.write(image, postID: id, to: output)
             warning.map { Terminal.note("postfeed: \($0)") }
             // Written to a device or a pipe (`--output /dev/stdout`): the bytes are the output.
-            let intoStream = [.device, .fifo, .socket].contains(FileKind.following(file.path))
+            let intoStream = output == "-" || [.device, .fifo, .socket].contains(FileKind.following(file.path))
             if intoStream { Terminal.note("postfeed: \(OriginalImageFile.summary(file, image))") } else { print(OriginalImageFile.summary(file, image)) }
         }
     }

@@ -92,7 +92,11 @@ struct Show: AsyncParsableCommand {
 
     /// `--open`: the original as a file, handed to `xdg-open` when it is installed.
     private static func open(_ image: PostImage, postID id: Int) async throws {
-        let file = try OriginalImageFile.write(image, postID: id, to: nil).file
+        // show has no --output: the way to another place is `image`.
+        let file = try OriginalImageFile.write(
+            image, postID: id, to: nil,
+            writableHint: "run it from a folder you can write to, or write the image elsewhere with 'postfeed image \(id) --output FILE'"
+        ).file
         guard let opener = ExecutableSearch.find("xdg-open") else {
             Terminal.note("postfeed: xdg-open is not installed, so nothing opened the image; it is at \(file.path)")
             return

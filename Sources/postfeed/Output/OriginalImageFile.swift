@@ -15,11 +15,17 @@ enum OriginalImageFile {
     ///   same folder, renamed), with the umask's mode.
     /// - A symbolic link: the file it points to is written, the link stays.
     /// - A device, FIFO or socket (`/dev/stdout`, a pipe): written through, never replaced.
+    /// - `-`: standard output (the file returned is `/dev/stdout`).
+    ///
+    /// `writableHint` ends the message when a place cannot be written for want of
+    /// permission (what the caller's user can do about it).
     /// - Throws: ``CLIError`` naming the image URL when there is no image to write (the post
     ///   alone when its image URL is empty), or the
     ///   file and the reason (a missing folder, a file where a folder should be, no
     ///   permission) when it cannot be written.
-    static func write(_ image: PostImage, postID id: Int, to output: String?) throws -> (file: URL, warning: String?) {
+    static func write(
+        _ image: PostImage, postID id: Int, to output: String?, writableHint: String = "choose a writable place with --output"
+    ) throws -> (file: URL, warning: String?) {
         guard let response = image.response else {
             // An empty image URL names no image: there is nothing to load, and no address.
             if image.error?.code == .noImageURL || (image.url == nil && image.error == nil) {
@@ -35,6 +41,11 @@ enum OriginalImageFile {
         let defaultName = "\(id).\(format.fileExtension)"
         var path = output ?? defaultName
         if path.isEmpty { throw CLIError("--output is empty; give a file name, e.g. \(defaultName)") }
+        if path == "-" {
+            // The Unix convention: the bytes are the output (never a file named "-").
+            try writeAll(response.data, to: STDOUT_FILENO, path: "standard output", hint: writableHint)
+            return (URL(fileURLWithPath: "/dev/stdout"), nil)
+        }
         if path.hasSuffix("/") || FileKind.of(path) == .directory {
             guard FileKind.of(path) == .directory else {
                 throw CLIError("cannot write \(path)\(defaultName): the folder \(path) does not exist; create it first")
@@ -44,7 +55,7 @@ enum OriginalImageFile {
         if FileKind.of(path) == .symbolicLink {
             // Through the link to what it names, so the link stays a link.
             if let followed = FileKind.following(path), followed != .regular {
-                try writeThrough(response.data, to: path)
+                try writeThrough(response.data, to: path, hint: writableHint)
             } else if let resolved = realpath(path, nil) {
                 path = String(cString: resolved)
                 free(resolved)
@@ -59,12 +70,12 @@ enum OriginalImageFile {
         case .symbolicLink:
             break  // written through above
         case .device, .fifo, .socket:
-            try writeThrough(response.data, to: path)
+            try writeThrough(response.data, to: path, hint: writableHint)
         case .directory:
             throw CLIError("cannot write \(path): it is a folder")
         default:
             try checkFolder(of: destination)
-            try writeReplacing(response.data, at: destination)
+            try writeReplacing(response.data, at: destination, hint: writableHint)
         }
         var warning: String?
         let written = destination.pathExtension.lowercased()
@@ -93,7 +104,7 @@ enum OriginalImageFile {
 
     /// A temporary file beside `destination`, then renamed over it: a reader never sees
     /// half an image, and a failure leaves what was there.
-    private static func writeReplacing(_ data: Data, at destination: URL) throws {
+    private static func writeReplacing(_ data: Data, at destination: URL, hint: String) throws {
         let folder = destination.deletingLastPathComponent().path
         let temporary = folder + "/.\(destination.lastPathComponent).postfeed-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
@@ -104,14 +115,14 @@ enum OriginalImageFile {
             let code = errno
             throw CLIError(
                 "cannot write \(destination.path): cannot create a file in \(folder) (\(String(cString: strerror(code))));"
-                    + " choose a writable place with --output")
+                    + " \(hint)")
         }
         var closed = false
         defer {
             if !closed { close(descriptor) }
         }
         do {
-            try writeAll(data, to: descriptor, path: destination.path)
+            try writeAll(data, to: descriptor, path: destination.path, hint: hint)
         } catch {
             unlink(temporary)
             throw error
@@ -120,39 +131,39 @@ enum OriginalImageFile {
         guard close(descriptor) == 0 else {
             let code = errno
             unlink(temporary)
-            throw failure(destination.path, code)
+            throw failure(destination.path, code, hint: hint)
         }
         guard rename(temporary, destination.path) == 0 else {
             let code = errno
             unlink(temporary)
-            throw failure(destination.path, code)
+            throw failure(destination.path, code, hint: hint)
         }
     }
 
     /// Writes into what is at `path` (a device, a FIFO), which is never replaced.
-    private static func writeThrough(_ data: Data, to path: String) throws {
+    private static func writeThrough(_ data: Data, to path: String, hint: String) throws {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(path, errno) }
+        guard descriptor >= 0 else { throw failure(path, errno, hint: hint) }
         defer { close(descriptor) }
-        try writeAll(data, to: descriptor, path: path)
+        try writeAll(data, to: descriptor, path: path, hint: hint)
     }
 
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String, hint: String) throws {
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             guard let base = bytes.baseAddress else { return }
             var done = 0
             while done < bytes.count {
                 let count = Glibc.write(descriptor, base + done, bytes.count - done)
                 if count < 0, errno == EINTR { continue }
-                guard count > 0 else { throw failure(path, count < 0 ? errno : ENOSPC) }
+                guard count > 0 else { throw failure(path, count < 0 ? errno : ENOSPC, hint: hint) }
                 done += count
             }
         }
     }
 
-    private static func failure(_ path: String, _ code: Int32) -> CLIError {
-        let hint = code == EACCES || code == EPERM || code == EROFS ? "; choose a writable place with --output" : ""
-        return CLIError("cannot write \(path): \(String(cString: strerror(code)))\(hint)")
+    private static func failure(_ path: String, _ code: Int32, hint: String) -> CLIError {
+        let advice = code == EACCES || code == EPERM || code == EROFS ? "; \(hint)" : ""
+        return CLIError("cannot write \(path): \(String(cString: strerror(code)))\(advice)")
     }
 }
 
