@@ -15,7 +15,22 @@ extension NginxSuite {
             }
 
             #expect(error?.url == url)
-            #expect(error?.detail?.contains(String(100 * 1024)) == true)
+            #expect(error?.detail == "100 KiB")
+        }
+
+        @Test func theMessageGivesTheLimitInBinaryUnitsWithoutAdviceNoOptionCanFollow() async throws {
+            // Given a 1 MiB file and the limit 100 KiB
+            let nginx = try currentNginx()
+            let url = nginx.url("/files/1m.bin")
+
+            let error = await expectHTTPError(.bodyTooLarge) {
+                try await withTestClient({ $0.maximumBodySize = 100 * 1024 }) { try await $0.get(url) }
+            }
+
+            // Then the message says 100 KiB, not 102400 bytes, and asks nothing of the reader
+            let reason = try #require(error?.reason)
+            #expect(reason.contains("larger than the 100 KiB limit"), "\(reason)")
+            #expect(!reason.contains("raise the limit"), "\(reason)")
         }
 
         @Test func aChunkedBodyOverTheLimitFailsWhileStreaming() async throws {

@@ -52,6 +52,45 @@ extension NginxSuite {
             #expect(await nginx.logLines(containing: path, atLeast: 3).count == 3)
         }
 
+        @Test func aRetryAfterEndingPastTheOverallLimitIsNotWaited() async throws {
+            // Given a URL that always answers 503 with Retry-After: 2, and a request that may
+            // take 3 s in all, its retries and the waits between them included
+            let nginx = try currentNginx()
+            let path = nginx.uniquePath("/retry-after/seconds")
+            let clock = RecordingClock()
+            var request = HTTPRequest(url: nginx.url(path))
+            request.timeouts = HTTPTimeouts(total: .seconds(3), overall: .seconds(3))
+
+            // When a client that makes up to 3 attempts fetches it
+            let response = try await withTestClient({ configure(&$0, clock: clock) }) {
+                try await $0.execute(request)
+            }
+
+            // Then it waited once (2 s fit in 3 s), not twice (4 s do not), and handed back
+            // the second 503 at once
+            #expect(clock.sleeps == [.seconds(2)])
+            #expect(response.status == 503)
+            #expect(response.metrics.attempt == 2)
+        }
+
+        @Test func aRetryWhoseBackoffEndsPastTheOverallLimitIsNotMade() async throws {
+            // Given a body that stalls, a stall limit of 1 s, 1.19 s for the whole request,
+            // and a backoff of 200 ms (jitter fixed at its ceiling)
+            let nginx = try currentNginx()
+            let clock = RecordingClock()
+            var request = HTTPRequest(url: nginx.url("/stall"))
+            request.timeouts = HTTPTimeouts(total: .seconds(5), stall: .seconds(1), overall: .milliseconds(1_190))
+
+            // When a client that makes up to 3 attempts fetches it
+            let error = await expectHTTPError(.timedOut) {
+                try await withTestClient({ configure(&$0, clock: clock) }) { try await $0.execute(request) }
+            }
+
+            // Then the stall is not retried: 1 s spent plus 200 ms of backoff is past 1.19 s
+            #expect(error?.timeout == .stall)
+            #expect(clock.sleeps.isEmpty)
+        }
+
         @Test func retryAfterAsAnHTTPDateIsWaitedUntilThatDate() async throws {
             // Given Retry-After: Fri, 01 Jan 2100 00:00:00 GMT, and a policy that honours
             // waits up to 100 years

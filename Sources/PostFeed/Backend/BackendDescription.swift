@@ -76,11 +76,14 @@ public struct BackendDescription: Sendable, Hashable {
     /// The largest timeout accepted, in seconds (a day): anything longer is a mistake.
     public static let maximumRequestTimeout: Double = 86_400
 
-    /// `defaults` with a total deadline of `seconds` per request attempt: connecting and a
-    /// stalled transfer are bounded by it too, so no part of a request outlasts it.
+    /// `defaults` with a deadline of `seconds` for the whole request, its retries and the
+    /// waits between them included (``HTTPTimeouts/overall``): what a reader means by "a
+    /// request may take at most". Connecting and a stalled transfer are bounded by it too,
+    /// so no part of a request outlasts it; a retry that would not fit is not made.
     public static func requestTimeouts(_ seconds: Double, from defaults: HTTPTimeouts) -> HTTPTimeouts {
         let total = Duration.milliseconds(Int64((min(max(seconds, 0.001), maximumRequestTimeout) * 1000).rounded()))
-        return HTTPTimeouts(connect: min(defaults.connect, total), total: total, stall: min(defaults.stall, total))
+        return HTTPTimeouts(
+            connect: min(defaults.connect, total), total: total, stall: min(defaults.stall, total), overall: total)
     }
 
     /// Identifies the backend in list state, so state saved for one backend is never

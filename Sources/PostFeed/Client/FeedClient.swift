@@ -370,8 +370,8 @@ public struct FeedClientError: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 extension FeedClient.Configuration {
-    /// Bounds every request of the client to `seconds` in all (connecting and stalls
-    /// included): `--timeout`, or a backend file's `timeout`.
+    /// Bounds every request of the client to `seconds` in all (connecting, stalls, retries
+    /// and the waits between them included): `--timeout`, or a backend file's `timeout`.
     public mutating func limitRequests(toSeconds seconds: Double) {
         http.timeouts = BackendDescription.requestTimeouts(seconds, from: http.timeouts)
     }

@@ -73,7 +73,7 @@ public final class HTTPClient: HTTPLoading {
 
     /// Performs `request`, holding the body in memory, and retries it as
     /// ``Configuration/retryPolicy`` allows (idempotent methods only). Each attempt gets the
-    /// full timeouts. See ``HTTPLoading`` for what throws and what returns.
+    /// full timeouts, or what is left of ``HTTPTimeouts/overall`` when that is set. See ``HTTPLoading`` for what throws and what returns.
     public func execute(_ request: HTTPRequest) async throws(HTTPClientError) -> HTTPResponse {
         let outcome = try await withRetries(request) { () throws(HTTPClientError) -> BodySink in .memory }
         return HTTPResponse(
@@ -104,11 +104,18 @@ public final class HTTPClient: HTTPLoading {
         let origin = try Origin(request.url)
         let policy = configuration.retryPolicy
         let attempts = request.method.isIdempotent ? policy.maximumAttempts : 1
+        let timeouts = request.timeouts ?? configuration.timeouts
+        // Time used so far: attempts as measured, waits as asked for (an injected clock
+        // may not really sleep them).
+        var spent = Duration.zero
         var attempt = 1
         while true {
             let delay: Duration
+            let started = ContinuousClock.now
             do {
-                var outcome = try await perform(request, origin: origin, sink: try makeSink())
+                var outcome = try await perform(
+                    request, origin: origin, timeouts: Self.attemptTimeouts(timeouts, spent: spent), sink: try makeSink())
+                spent += ContinuousClock.now - started
                 outcome.metrics.attempt = attempt
                 guard attempt < attempts, policy.retryableStatuses.contains(outcome.status) else { return outcome }
                 if let retryAfter = policy.retryAfter(outcome.headers["Retry-After"]) {
@@ -117,11 +124,16 @@ public final class HTTPClient: HTTPLoading {
                 } else {
                     delay = policy.backoff(afterAttempt: attempt)
                 }
+                // The server's wait (or the backoff) would end past the request's limit:
+                // hand back its answer now rather than wait for a retry that cannot happen.
+                guard Self.fits(delay, after: spent, in: timeouts) else { return outcome }
                 if let fileURL = outcome.fileURL { try? FileManager.default.removeItem(at: fileURL) }
                 logger.debug("retrying after HTTP \(outcome.status)", metadata: ["url": "\(URLUserInfo.removed(from: request.url.absoluteString))", "delay": "\(delay)"])
             } catch {
+                spent += ContinuousClock.now - started
                 guard attempt < attempts, error.isTransient else { throw error }
                 delay = policy.backoff(afterAttempt: attempt)
+                guard Self.fits(delay, after: spent, in: timeouts) else { throw error }
                 logger.debug("retrying after \(error.code)", metadata: ["url": "\(URLUserInfo.removed(from: request.url.absoluteString))", "delay": "\(delay)"])
             }
             do {
@@ -129,19 +141,39 @@ public final class HTTPClient: HTTPLoading {
             } catch {
                 throw HTTPClientError(.cancelled, url: request.url)
             }
+            spent += delay
             attempt += 1
         }
     }
 
-    private func perform(_ request: HTTPRequest, origin: Origin, sink: BodySink) async throws(HTTPClientError)
-        -> TransferOutcome
+    /// Whether waiting `delay` after `spent` still leaves time for another attempt within
+    /// ``HTTPTimeouts/overall``.
+    static func fits(_ delay: Duration, after spent: Duration, in timeouts: HTTPTimeouts) -> Bool {
+        guard let overall = timeouts.overall else { return true }
+        return spent + delay < overall
+    }
+
+    /// `timeouts` for the next attempt: none of its limits outlasts what is left of
+    /// ``HTTPTimeouts/overall`` (at least 1 ms).
+    static func attemptTimeouts(_ timeouts: HTTPTimeouts, spent: Duration) -> HTTPTimeouts {
+        guard let overall = timeouts.overall else { return timeouts }
+        let left = max(overall - spent, .milliseconds(1))
+        var limited = timeouts
+        limited.total = min(timeouts.total, left)
+        limited.connect = min(timeouts.connect, left)
+        limited.stall = min(timeouts.stall, left)
+        return limited
+    }
+
+    private func perform(_ request: HTTPRequest, origin: Origin, timeouts: HTTPTimeouts, sink: BodySink)
+        async throws(HTTPClientError) -> TransferOutcome
     {
         let transfer = Transfer(
             id: nextID.add(1, ordering: .relaxed).oldValue,
             request: request,
             origin: origin,
             settings: TransferSettings(
-                timeouts: request.timeouts ?? configuration.timeouts,
+                timeouts: timeouts,
                 maximumBodySize: request.maximumBodySize ?? configuration.maximumBodySize,
                 maximumRedirects: configuration.maximumRedirects,
                 acceptEncoding: configuration.acceptEncoding,

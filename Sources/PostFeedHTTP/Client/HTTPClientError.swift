@@ -151,7 +151,16 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         switch code.base {
         case .timedOut:
             let which = timeout.map { "\($0.rawValue) timeout" } ?? "timeout"
-            return "\(which) reached\(detail.map { " (\($0))" } ?? "")\(curl); check the server or raise the timeout"
+            let reached = "\(which) reached\(detail.map { " (\($0))" } ?? "")\(curl)"
+            switch timeout {
+            case .stall?:
+                // The stall limit is no setting of the CLI's: --timeout only ever shortens it.
+                return "\(reached); the server stopped sending: check the server (a longer --timeout does not lengthen this limit)"
+            case .connect?:
+                return "\(reached); check that the server is up and the address right"
+            default:
+                return "\(reached); check the server, or allow more time (--timeout, or a backend file's timeout)"
+            }
         case .cannotConnect:
             return "cannot connect\(curl); is the server running and the address right?"
         case .cannotResolve:
@@ -167,7 +176,9 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case .invalidURL:
             return "invalid URL\(detail.map { " (\($0))" } ?? "")"
         case .bodyTooLarge:
-            return "body larger than the limit\(detail.map { " of \($0)" } ?? ""); raise the limit if this is expected"
+            // No advice: the CLI has no setting for the limit (the library's is
+            // `Configuration.maximumBodySize` or `HTTPRequest.maximumBodySize`).
+            return "body larger than the \(detail.map { "\($0) " } ?? "")limit, so it was not read to the end"
         case .httpStatus:
             let code = status.map(String.init) ?? "?"
             return "HTTP \(code)\(detail.map { ": \($0)" } ?? "")"
@@ -185,5 +196,14 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case .curl:
             return "transfer failed\(curl)"
         }
+    }
+}
+
+extension HTTPClientError {
+    /// `bytes` as a reader would write a limit: `50 MiB`, `64 KiB`, else `1000 bytes`.
+    static func binarySize(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 }

@@ -39,7 +39,11 @@ enum CurlOutcomeMapper {
         }
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
-            if easy.offset(CURLINFO_CONNECT_TIME_T) == 0 && transfer.status == 0 {
+            // A reused connection has no connect time either; the request having gone out
+            // (pre-transfer time set) tells a connection in hand from one still connecting.
+            if easy.offset(CURLINFO_CONNECT_TIME_T) == 0 && easy.offset(CURLINFO_PRETRANSFER_TIME_T) == 0
+                && transfer.status == 0
+            {
                 return error(.timedOut, timeout: .connect)
             }
             // Stalls are failed by the engine (StallWatch), never by curl.
@@ -64,7 +68,7 @@ enum CurlOutcomeMapper {
         case CURLE_FILESIZE_EXCEEDED:
             return .failure(HTTPClientError(
                 .bodyTooLarge, url: url, curlCode: curlCode, curlMessage: message,
-                detail: "\(transfer.settings.maximumBodySize) bytes"))
+                detail: HTTPClientError.binarySize(transfer.settings.maximumBodySize)))
         case CURLE_PARTIAL_FILE:
             return error(.truncatedBody)
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:

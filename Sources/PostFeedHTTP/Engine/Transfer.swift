@@ -218,7 +218,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func bodyTooLarge() -> HTTPClientError {
-        HTTPClientError(.bodyTooLarge, url: request.url, detail: "\(settings.maximumBodySize) bytes")
+        HTTPClientError(.bodyTooLarge, url: request.url, detail: HTTPClientError.binarySize(settings.maximumBodySize))
     }
 
     // MARK: Completion

@@ -103,7 +103,7 @@ public struct HTTPTimeouts: Sendable, Hashable {
     public var connect: Duration
     /// Limit for the whole transfer, redirects included. Default 60 s. It bounds each
     /// attempt: with retries, a request may take up to this times the attempts, plus the
-    /// waits between them.
+    /// waits between them, unless ``overall`` bounds them all.
     public var total: Duration
     /// A transfer that receives nothing (no header line, no body byte) for this long once
     /// its request is on its way fails with a stall timeout, within a few milliseconds of
@@ -111,12 +111,21 @@ public struct HTTPTimeouts: Sendable, Hashable {
     /// ``connect`` instead. Default 15 s; at least 1 ms; a limit not shorter than ``total``
     /// leaves the total limit to decide.
     public var stall: Duration
+    /// Limit for the whole request: every attempt, and the waits between them (backoff,
+    /// `Retry-After`). An attempt gets at most what is left of it, and a retry whose wait
+    /// would end past it is not made: the last response (a `429` with its `Retry-After`)
+    /// or error comes back at once. Default `nil`: attempts are bounded one by one.
+    public var overall: Duration?
 
-    /// Defaults: connect 10 s, total 60 s, stall 15 s. `connect` and `total` are applied in
-    /// whole milliseconds, at least 1.
-    public init(connect: Duration = .seconds(10), total: Duration = .seconds(60), stall: Duration = .seconds(15)) {
+    /// Defaults: connect 10 s, total 60 s, stall 15 s, no overall limit. `connect` and
+    /// `total` are applied in whole milliseconds, at least 1.
+    public init(
+        connect: Duration = .seconds(10), total: Duration = .seconds(60), stall: Duration = .seconds(15),
+        overall: Duration? = nil
+    ) {
         self.connect = connect
         self.total = total
         self.stall = stall
+        self.overall = overall
     }
 }

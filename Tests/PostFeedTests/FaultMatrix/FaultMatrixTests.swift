@@ -27,7 +27,7 @@ struct FaultMatrixTests {
             let (error, elapsed) = await FaultMatrix.timed { await FaultMatrix.firstPageError(client) }
             await FaultMatrix.expectPageFailure(
                 error, code: .network, client: client, server: server, path: "/test/delay/4000",
-                says: ["total timeout reached", "raise the timeout"])
+                says: ["total timeout reached", "allow more time (--timeout"])
             #expect(error?.underlying?.timeout == .total)
             #expect(elapsed < .seconds(3), "the 1 s deadline held for \(elapsed); the server answers after 4 s")
         }
@@ -39,7 +39,7 @@ struct FaultMatrixTests {
             let (image, elapsed) = try await FaultMatrix.timed { try await FaultMatrix.image(client, "/test/delay/4000") }
             await FaultMatrix.expectImageFailure(
                 image, code: .network, client: client, server: server, path: "/test/delay/4000",
-                says: ["total timeout reached", "raise the timeout"])
+                says: ["total timeout reached", "allow more time (--timeout"])
             #expect(image.error?.underlying?.timeout == .total)
             #expect(elapsed < .seconds(3), "the 1 s deadline held for \(elapsed); the server answers after 4 s")
         }
@@ -64,7 +64,7 @@ struct FaultMatrixTests {
             let (error, elapsed) = await FaultMatrix.timed { await FaultMatrix.firstPageError(client) }
             await FaultMatrix.expectPageFailure(
                 error, code: .network, client: client, server: server, path: "/test/stall?ms=4000",
-                says: ["stall timeout reached", "raise the timeout"])
+                says: ["stall timeout reached", "the server stopped sending", "does not lengthen"])
             #expect(error?.underlying?.timeout == .stall)
             #expect(elapsed < Self.stallLimit + .seconds(2), "a 1 s stall limit fired after \(elapsed); the server is silent for 4 s")
         }
@@ -76,7 +76,7 @@ struct FaultMatrixTests {
             let (image, elapsed) = try await FaultMatrix.timed { try await FaultMatrix.image(client, "/test/stall?ms=4000") }
             await FaultMatrix.expectImageFailure(
                 image, code: .network, client: client, server: server, path: "/test/stall?ms=4000",
-                says: ["stall timeout reached", "raise the timeout"])
+                says: ["stall timeout reached", "the server stopped sending", "does not lengthen"])
             #expect(image.error?.underlying?.timeout == .stall)
             #expect(elapsed < Self.stallLimit + .seconds(2), "a 1 s stall limit fired after \(elapsed); the server is silent for 4 s")
         }
@@ -391,7 +391,7 @@ struct FaultMatrixTests {
             let image = try await FaultMatrix.image(client, "/test/bytes/4000000")
             await FaultMatrix.expectImageFailure(
                 image, code: .network, client: client, server: server, path: "/test/bytes/4000000",
-                says: ["larger than the limit", "raise the limit"])
+                says: ["larger than the 64 KiB limit", "not read to the end"])
             #expect(image.error?.underlying?.code == .bodyTooLarge)
         }
     }
