@@ -39,8 +39,13 @@ struct BackendOptions: ParsableArguments {
 
     @Option(
         name: .customLong("timeout"), parsing: .unconditional,
-        help: ArgumentHelp("Seconds one request may take at most (connecting and stalls included; default 60, or the --backend file's).", valueName: "seconds"))
+        help: ArgumentHelp(
+            "Seconds one request may take at most, its retries and the waits between them included (connecting and stalls too; default 60, or the --backend file's).",
+            valueName: "seconds"))
     var timeout: Double?
+
+    /// Seconds a request may take when neither `--timeout` nor the backend file says.
+    static let defaultTimeout: Double = 60
 
     @Option(
         name: .customLong("shared-cache"),

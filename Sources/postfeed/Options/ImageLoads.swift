@@ -27,13 +27,16 @@ enum PageImage: Sendable {
 /// A page's text waits for its images at most `wait` (`--image-wait`): one image served at
 /// 1 KiB/s held `list` for 32 s. Those still loading then go on in the background, and
 /// ``finish()`` waits for them before the process exits, so the next run finds them in the
-/// cache. Ctrl-C or SIGTERM ends that wait at once.
+/// cache. Ctrl-C or SIGTERM ends that wait at once. Those that fail in the background are
+/// counted by reason for ``failureSummary()``: nothing else would ever say so.
 final class ImageLoads: Sendable {
     let client: FeedClient
     let wait: Duration
     /// Fetches started and not finished, across pages.
     private let inFlight = Countdown()
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// Background fetches that failed, by reason, in the order the reasons first came.
+    private let failures = Mutex<[(reason: String, count: Int)]>([])
 
     init(client: FeedClient, wait: Duration) {
         self.client = client
@@ -50,13 +53,14 @@ final class ImageLoads: Sendable {
             inFlight.add()
             let task = Task { [client, inFlight] in
                 let image = await client.image(for: post)
-                slots.deliver(image.map(PageImage.arrived) ?? PageImage.none, at: index)
+                let late = slots.deliver(image.map(PageImage.arrived) ?? PageImage.none, at: index)
+                if late, let error = image?.error { self.recordFailure(error) }
                 inFlight.done()
             }
             tasks.withLock { $0.append(task) }
         }
         await slots.arrivals.wait(until: .now + wait)
-        let arrived = slots.values
+        let arrived = slots.closeWindow()
         return posts.indices.map { index in
             if let image = arrived[index] { return image }
             return client.backend.imageURL(for: posts[index]).map(PageImage.loading) ?? .none
@@ -82,8 +86,65 @@ final class ImageLoads: Sendable {
             await inFlight.wait(until: .now + limit)
             notice.cancel()
         }
+        if signal == nil {
+            let unfinished = inFlight.remaining
+            if unfinished > 0 {
+                record("still loading after \(Self.seconds(limit)) s, when postfeed stopped waiting", count: unfinished)
+            }
+        }
         cancel()
         return signal
+    }
+
+    // MARK: Failures in the background
+
+    /// One line for stderr saying how many background fetches failed and why, grouped by
+    /// reason, e.g. `19 images could not be fetched, the next run tries again: HTTP 429:
+    /// the server is rate-limiting (Retry-After 30)`; `nil` when none failed.
+    func failureSummary() -> String? {
+        let groups = failures.withLock { $0 }
+        let total = groups.reduce(0) { $0 + $1.count }
+        guard total > 0 else { return nil }
+        let reasons =
+            groups.count == 1
+            ? groups[0].reason
+            : groups.map { "\($0.count) × \($0.reason)" }.joined(separator: "; ")
+        return "postfeed: \(total) image\(total == 1 ? "" : "s") could not be fetched, the next run tries again: \(reasons)"
+    }
+
+    private func recordFailure(_ error: ImagePipelineError) {
+        // A cancelled fetch (Ctrl-C, the wait's end) is counted by `finish()`, not here.
+        guard error.code != .cancelled else { return }
+        record(Self.reason(of: error), count: 1)
+    }
+
+    private func record(_ reason: String, count: Int) {
+        failures.withLock { groups in
+            if let index = groups.firstIndex(where: { $0.reason == reason }) {
+                groups[index].count += count
+            } else {
+                groups.append((reason, count))
+            }
+        }
+    }
+
+    /// What went wrong, without the URL, curl's own words (which differ from one transfer
+    /// to the next: "after 2001 milliseconds") or the advice, so that like failures group.
+    static func reason(of error: ImagePipelineError) -> String {
+        var text = error.message
+        if let curl = text.range(of: " (curl: ") {
+            // curl's message ends at the parenthesis that closes it: the last one before
+            // the advice, or the end.
+            let rest = text[curl.upperBound...]
+            let end = rest.range(of: "); ")?.lowerBound ?? rest.lastIndex(of: ")") ?? rest.endIndex
+            text.removeSubrange(curl.lowerBound..<(end < rest.endIndex ? text.index(after: end) : end))
+        }
+        if let advice = text.range(of: "; ") { text = String(text[..<advice.lowerBound]) }
+        return text
+    }
+
+    private static func seconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds)
     }
 
     /// Stops every fetch still running (an interrupted or failed run).
@@ -97,10 +158,14 @@ final class ImageLoads: Sendable {
     /// How long the background wait goes unmentioned.
     static let quietWait: Duration = .milliseconds(500)
 
-    /// The longest one image request may take with its retries: each attempt's total
-    /// timeout plus the longest backoff between attempts. Clamped, never trapping.
+    /// The longest one image request may take with its retries: its overall limit
+    /// (`--timeout`) when it has one, else each attempt's total timeout plus the longest
+    /// backoff between attempts. Clamped, never trapping.
     static func longestFetch(_ configuration: FeedClient.Configuration) -> Duration {
         let day = Duration.seconds(86_400)
+        if let overall = configuration.http.timeouts.overall {
+            return min(max(overall, .zero), day) + .seconds(1)
+        }
         let total = min(max(configuration.http.timeouts.total, .zero), day)
         let backoff = min(max(configuration.http.retryPolicy.maximumDelay, .zero), day)
         let attempts = min(max(configuration.http.retryPolicy.maximumAttempts, 1), 10)
@@ -112,27 +177,47 @@ final class ImageLoads: Sendable {
 /// a signal ends the wait, and the run, at once: the reader's place is already saved.
 func finishImages(_ loads: ImageLoads) async throws {
     flushStandardOutput()
-    guard let signal = await loads.finish() else { return }
+    guard let signal = await loads.finish() else {
+        if let summary = loads.failureSummary() { Terminal.note(summary) }
+        return
+    }
     Terminal.note("postfeed: interrupted by \(Interruption.name(of: signal)); images still loading are fetched again next time")
     throw ExitCode(Interruption.exitStatus(for: signal))
 }
 
 /// One page's image slots, filled as fetches finish.
 private final class ImageSlots: Sendable {
-    private let slots: Mutex<[PageImage?]>
+    private struct State {
+        var images: [PageImage?]
+        /// The page's text has gone out: what arrives now is for the next run.
+        var closed = false
+    }
+
+    private let state: Mutex<State>
     let arrivals: Countdown
 
     init(count: Int) {
-        slots = Mutex(Array(repeating: nil, count: count))
+        state = Mutex(State(images: Array(repeating: nil, count: count)))
         arrivals = Countdown(count)
     }
 
-    func deliver(_ image: PageImage, at index: Int) {
-        slots.withLock { $0[index] = image }
+    /// Fills slot `index`; returns whether the page was already out (the image came late).
+    func deliver(_ image: PageImage, at index: Int) -> Bool {
+        let late = state.withLock { state in
+            state.images[index] = image
+            return state.closed
+        }
         arrivals.done()
+        return late
     }
 
-    var values: [PageImage?] { slots.withLock { $0 } }
+    /// The images that arrived, from now on counting later ones as late.
+    func closeWindow() -> [PageImage?] {
+        state.withLock { state in
+            state.closed = true
+            return state.images
+        }
+    }
 }
 
 /// Work in flight that callers can wait for: until none is left, a deadline passes, or the

@@ -79,10 +79,10 @@ struct Session {
         do {
             var configuration = FeedClient.Configuration(
                 backend: backend, pageSize: options.pageSize, cacheLocation: options.cacheLocation, offline: options.offline)
-            // --timeout wins over the backend file's; both bound every request of the run.
-            if let seconds = options.timeout ?? backend.requestTimeout {
-                configuration.limitRequests(toSeconds: seconds)
-            }
+            // --timeout wins over the backend file's; either (else the default 60 s) bounds
+            // every request of the run, its retries included.
+            configuration.limitRequests(
+                toSeconds: options.timeout ?? backend.requestTimeout ?? BackendOptions.defaultTimeout)
             // --shared-cache wins over the backend file's sharedCache.
             if let address = try options.sharedCache.map({ text throws in try RedisAddress(parsing: text) }) ?? backend.sharedCache {
                 configuration.sharedCache = RedisCache.Configuration(address: address)
