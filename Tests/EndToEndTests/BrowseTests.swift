@@ -139,6 +139,20 @@ struct BrowseTests {
         }
     }
 
+    /// A cache folder where no file can be made was said only at q ("cannot save …"), after
+    /// the whole session; its warnings at the start went to stderr, under the screen.
+    @Test("a place that cannot be saved is said on the first status line, not only at q")
+    func unsavablePlaceIsSaidAtTheStart() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let run = try await PostfeedProcess.run(
+                ["browse", "--base-url", server.baseURL.absoluteString, "--cache-dir", "/proc/postfeed-\(UUID().uuidString)"],
+                in: sandbox.directory, standardInput: Data("q".utf8))
+            #expect(run.standardOutput.contains("your place cannot be saved here: no file can be made in /proc"), "\(run)")
+            #expect(run.failed, "q cannot save: \(run)")
+        }
+    }
+
     @Test("g reads the number from the same keys as everything else: g25⏎ puts post 25 on top")
     func goToPost() async throws {
         let sandbox = try Sandbox()

@@ -115,7 +115,9 @@ struct Browse: AsyncParsableCommand {
                 signals.stop()
                 terminal.restore()
             }
-            screen.open(announcing: current.notices.isEmpty ? nil : current.notices.joined(separator: "; "))
+            // A place that cannot be saved is said at the start, not only at q after the session.
+            let startNotices = current.notices + [Self.unsavablePlace(client.stateStore.fileURL(for: current.mode))].compactMap { $0 }
+            screen.open(announcing: startNotices.isEmpty ? nil : startNotices.joined(separator: "; "))
             if terminal.isInteractive { screen.render() }
             for await event in events {
                 guard await screen.handle(event) else { break }
@@ -143,6 +145,26 @@ struct Browse: AsyncParsableCommand {
         private let first = Mutex<Int32?>(nil)
         var signal: Int32? { first.withLock { $0 } }
         func record(_ signal: Int32) { first.withLock { $0 = $0 ?? signal } }
+    }
+
+    /// One line when no file can be made where the place is saved (a read-only disk, no
+    /// permission, a folder that cannot exist): found by making and removing an empty file
+    /// in the nearest existing folder of `stateFile`'s, as the save would have to.
+    static func unsavablePlace(_ stateFile: URL) -> String? {
+        var folder = stateFile.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.path), folder.pathComponents.count > 1 {
+            folder = folder.deletingLastPathComponent()
+        }
+        let probe = folder.appendingPathComponent(".postfeed-write-check-\(getpid())").path
+        let descriptor = Glibc.open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor < 0 else {
+            close(descriptor)
+            unlink(probe)
+            return nil
+        }
+        let reason = String(cString: strerror(errno))
+        return "your place cannot be saved here: no file can be made in \(folder.path) (\(reason));"
+            + " quit and use another --cache-dir, or make the folder writable"
     }
 
     /// Colour on a terminal only, and never with `NO_COLOR` set (no-color.org).
