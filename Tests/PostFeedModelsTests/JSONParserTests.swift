@@ -57,6 +57,49 @@ struct JSONParserTests {
         #expect(try parse(#""mixed é \n then more é""#) == .string("mixed é \n then more é"))
     }
 
+    @Test("a lone surrogate escape becomes U+FFFD, as JavaScript and Python take it, instead of failing the body")
+    func loneSurrogates() throws {
+        #expect(try parse(#""lone \ud800 surrogate""#) == .string("lone \u{FFFD} surrogate"))
+        #expect(try parse(#""\ud83d alone""#) == .string("\u{FFFD} alone"))
+        #expect(try parse(#""\udc00""#) == .string("\u{FFFD}"))
+        #expect(try parse(#""end \ud800""#) == .string("end \u{FFFD}"))
+        // A high surrogate followed by an escape that is not a low one: both are kept
+        #expect(try parse(#""\ud800\u0041""#) == .string("\u{FFFD}A"))
+        #expect(try parse(#""\ud800\n""#) == .string("\u{FFFD}\n"))
+        // Two highs, then a low: the second pair is whole
+        #expect(try parse(#""\ud800\ud83d\ude00""#) == .string("\u{FFFD}😀"))
+        #expect(try parse(#""\ude00\ud83d""#) == .string("\u{FFFD}\u{FFFD}"))
+        // Whatever the pair, the escape itself must still be four hex digits
+        #expect(failure(#""\ud800\uZZZZ""#)?.message == "unexpected 'Z' in a \\u escape, expected a hex digit")
+        // The page the tester's server sent: one title with a lone surrogate, the rest intact
+        let page = try parse(#"[{"id": 4, "title": "lone \ud800 surrogate"}, {"id": 5, "title": "ok"}]"#)
+        #expect(page == .array([
+            .object(["id": .integer(4), "title": .string("lone \u{FFFD} surrogate")]),
+            .object(["id": .integer(5), "title": .string("ok")]),
+        ]))
+    }
+
+    @Test("errors carry the byte offset of the problem, counted from the first byte")
+    func offsets() {
+        #expect(failure("[1, 2,]")?.offset == 6)
+        let multiline = failure("{\n  \"a\": 1,\n  \"b\": 2,\n}")
+        #expect(multiline?.line == 4)
+        #expect(multiline?.column == 1)
+        #expect(multiline?.offset == 22)
+        #expect(failure("")?.offset == 0)
+        // Invalid UTF-8 in a string is placed at its first bad byte, not at the string's start
+        let latin1 = #expect(throws: JSONParseError.self) {
+            try JSONParser<JSONValue>.parse(Data([0x5B, 0x22, 0x43, 0x61, 0x66, 0xE9, 0x22, 0x5D]))  // ["Caf\xe9"]
+        }
+        #expect(latin1?.message == "a string is not valid UTF-8")
+        #expect(latin1?.offset == 5)
+        #expect(latin1?.column == 6)
+        let afterEscape = #expect(throws: JSONParseError.self) {
+            try JSONParser<JSONValue>.parse(Data([0x22, 0x5C, 0x6E, 0x61, 0xC3, 0x22]))  // "\na\xc3"
+        }
+        #expect(afterEscape?.offset == 4)
+    }
+
     @Test("malformed input fails saying what and where", arguments: [
         ("", "unexpected end of input, expected a value at line 1, column 1"),
         ("{\"a\": 1,\n  \"b\" 2}", "unexpected '2', expected ':' after a key at line 2, column 7"),
@@ -69,7 +112,6 @@ struct JSONParserTests {
         ("\"open", "unexpected end of input in a string at line 1, column 1"),
         ("\"tab\there\"", "a raw control character (0x9) in a string; it must be escaped at line 1, column 5"),
         (#""\x""#, #"an unknown escape \x at line 1, column 2"#),
-        (#""\ud83d alone""#, #"a \u escape holds half a surrogate pair at line 1, column 2"#),
         ("<html>", "unexpected '<', expected a value at line 1, column 1"),
         ("1e999", "the number 1e999 is out of range at line 1, column 1"),
     ])
@@ -85,6 +127,8 @@ struct JSONParserTests {
             try JSONParser<JSONValue>.parse(Data([0x22, 0x5C, 0x6E, 0xC3, 0x22]))
         }
         #expect(escapedThenInvalid?.message == "a string is not valid UTF-8")
+        let long = failure("[" + String(repeating: "9", count: 5000) + "e999]")
+        #expect(long?.message == "the number 999999999999999999999999…9999e999 is out of range", "no 5000 digits in a message")
         let deep = String(repeating: "[", count: 100_000)
         #expect(failure(deep)?.message == "nested deeper than 512 levels")
         let allowed = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)

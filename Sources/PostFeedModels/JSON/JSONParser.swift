@@ -8,6 +8,9 @@ public struct JSONParseError: Error, CustomStringConvertible, Equatable {
     public let line: Int
     /// 1-based column (byte) of the problem.
     public let column: Int
+    /// 0-based byte offset of the problem from the first byte of the input (a byte order
+    /// mark included): the byte the message is about.
+    public let offset: Int
 
     /// `<message> at line L, column C`.
     public var description: String { "\(message) at line \(line), column \(column)" }
@@ -37,9 +40,9 @@ public protocol JSONTreeValue {
 /// fresh process every generic container type it touched cost a runtime type lookup. Pages
 /// are decoded on every list run, cold or warm: a restore decodes four.
 ///
-/// Strings must be valid UTF-8 and may not hold raw control characters; a leading UTF-8
-/// byte order mark is skipped; nesting is limited to 512 levels. Errors say what was
-/// found and where.
+/// Strings must be valid UTF-8 and may not hold raw control characters; a `\u` escape
+/// of a lone surrogate becomes U+FFFD; a leading UTF-8 byte order mark is skipped;
+/// nesting is limited to 512 levels. Errors say what was found and where.
 public struct JSONParser<Value: JSONTreeValue> {
     static var maximumDepth: Int { 512 }
 
@@ -166,10 +169,10 @@ public struct JSONParser<Value: JSONTreeValue> {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                index += 1
                 guard let text = String(validating: utf8, as: UTF8.self) else {
-                    throw error("a string is not valid UTF-8", at: start)
+                    throw error("a string is not valid UTF-8", at: firstInvalidUTF8(in: start..<index))
                 }
+                index += 1
                 return text
             case UInt8(ascii: "\\"):
                 try appendEscape(to: &utf8)
@@ -185,9 +188,24 @@ public struct JSONParser<Value: JSONTreeValue> {
 
     private func makeString(_ range: Range<Int>) throws(JSONParseError) -> String {
         guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
-            throw error("a string is not valid UTF-8", at: range.lowerBound)
+            throw error("a string is not valid UTF-8", at: firstInvalidUTF8(in: range))
         }
         return text
+    }
+
+    /// Where the first byte that is not UTF-8 is in `range` (of a string's raw bytes, whose
+    /// escapes are ASCII), so the error points at it rather than at the string's start.
+    private func firstInvalidUTF8(in range: Range<Int>) -> Int {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = UnsafeRawBufferPointer(rebasing: bytes[range]).makeIterator()
+        var offset = range.lowerBound
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .error: return offset
+            case .emptyInput: return range.lowerBound
+            }
+        }
     }
 
     /// Reads one escape sequence (at a backslash) and appends its UTF-8 bytes.
@@ -204,23 +222,38 @@ public struct JSONParser<Value: JSONTreeValue> {
         case UInt8(ascii: "r"): utf8.append(0x0D)
         case UInt8(ascii: "t"): utf8.append(0x09)
         case UInt8(ascii: "u"):
-            var scalar = try readHexQuad()
-            if (0xD800..<0xDC00).contains(scalar) {
-                // A high surrogate must be followed by an escaped low one.
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw error("a \\u escape holds half a surrogate pair", at: index - 6)
-                }
-                index += 2
-                let low = try readHexQuad()
-                guard (0xDC00..<0xE000).contains(low) else { throw error("a \\u escape holds half a surrogate pair", at: index - 6) }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00..<0xE000).contains(scalar) {
-                throw error("a \\u escape holds half a surrogate pair", at: index - 6)
-            }
-            guard let unicode = Unicode.Scalar(scalar) else { throw error("a \\u escape is not a character", at: index - 6) }
-            utf8.append(contentsOf: UTF8.encode(unicode)!)
+            let value = try scalar(forEscaped: try readHexQuad())
+            // Never nil: a lone surrogate became U+FFFD, a pair one scalar past U+FFFF.
+            let unicode = Unicode.Scalar(value) ?? "\u{FFFD}"
+            UTF8.encode(unicode) { utf8.append($0) }
         default:
             throw error("an unknown escape \\\(Character(Unicode.Scalar(letter)))", at: index - 2)
+        }
+    }
+
+    /// The scalar a `\u` escape of `unit` stands for. A high surrogate followed by an
+    /// escaped low one is a pair (the low one is read here); a lone surrogate, high or low,
+    /// is U+FFFD, and an escape after a lone high one is left to be read next. JavaScript
+    /// and Python accept such strings (the grammar allows them); a Swift `String` cannot
+    /// hold the lone half, and failing the whole page for one character would be worse.
+    private mutating func scalar(forEscaped unit: UInt32) throws(JSONParseError) -> UInt32 {
+        switch unit {
+        case 0xD800..<0xDC00:
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                return 0xFFFD
+            }
+            let next = index
+            index += 2
+            let low = try readHexQuad()
+            guard (0xDC00..<0xE000).contains(low) else {
+                index = next
+                return 0xFFFD
+            }
+            return 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+        case 0xDC00..<0xE000:
+            return 0xFFFD
+        default:
+            return unit
         }
     }
 
@@ -272,7 +305,9 @@ public struct JSONParser<Value: JSONTreeValue> {
         // The literal is ASCII by construction.
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Value.jsonNumber(literal: text, integral: integral) else {
-            throw error("the number \(text) is out of range", at: start)
+            // A server's literal may be thousands of digits long: its ends are enough.
+            let shown = text.utf8.count > 40 ? "\(text.prefix(24))…\(text.suffix(8))" : text
+            throw error("the number \(shown) is out of range", at: start)
         }
         return value
     }
@@ -325,6 +360,6 @@ public struct JSONParser<Value: JSONTreeValue> {
             line += 1
             lineStart = offset + 1
         }
-        return JSONParseError(message: message, line: line, column: position - lineStart + 1)
+        return JSONParseError(message: message, line: line, column: position - lineStart + 1, offset: position)
     }
 }
