@@ -91,7 +91,8 @@ extension BackendDescription {
         do {
             json = try JSONValue.parse(data)
         } catch {
-            throw BackendConfigurationError(file: file, field: nil, message: "not valid JSON (\(Self.describeJSONError(error)))")
+            throw BackendConfigurationError(
+                file: file, field: nil, message: "not valid JSON: \(NotJSONBody.cause(of: error, in: data, contentType: nil))")
         }
         self = try Self.parse(try ConfigObject(json, path: "", file: file), baseURL: baseURL)
     }
@@ -181,13 +182,5 @@ extension BackendDescription {
 
     private static func validateBaseURL(_ url: URL, in root: ConfigObject) throws(BackendConfigurationError) {
         if let problem = baseURLProblem(url) { throw root.error("baseURL", problem) }
-    }
-
-    private static func describeJSONError(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
-        }
-        return "\(error)"
     }
 }

@@ -30,8 +30,9 @@ extension HTTPPostRepository {
             result = try await load(
                 url, cacheKey: cacheKey, policy: cachePolicy, priority: .high, subject: subject, page: nil,
                 attributes: [Attribute.kind: "post"],
-                validate: { [self] body, _ in
-                    guard let post = try? decodePost(body, url: url, subject: subject) else { return nil }
+                validate: { [self] body, headers in
+                    guard let post = try? decodePost(body, contentType: headers["Content-Type"], url: url, subject: subject)
+                    else { return nil }
                     return CachedHTTPLoader.Accepted(value: post)
                 })
         } catch where error.code == .network || error.code == .notCached {
@@ -41,16 +42,16 @@ extension HTTPPostRepository {
         switch result {
         case .cached(let entry, _):
             do {
-                return try decodePost(entry.data, url: url, subject: subject)
+                return try decodePost(entry.data, contentType: nil, url: url, subject: subject)
             } catch {
                 store.remove(forKey: cacheKey)
                 if let post = postFromPages(id: id) { return post }
                 guard loader.effective(cachePolicy) != .cacheOnly else { throw error }
                 return try await post(id: id, cachePolicy: .reload)
             }
-        case .network(let body, _, let value):
+        case .network(let body, let headers, let value):
             if let post = value as? Post { return post }
-            return try decodePost(body, url: url, subject: subject)
+            return try decodePost(body, contentType: headers["Content-Type"], url: url, subject: subject)
         case .status(let response) where response.status == 404:
             throw RepositoryError(
                 .notFound, url: url, page: nil,
@@ -62,13 +63,14 @@ extension HTTPPostRepository {
         }
     }
 
-    private func decodePost(_ body: Data, url: URL, subject: String) throws(RepositoryError) -> Post {
+    /// - Parameter contentType: the response's, named when the body is not JSON; `nil` for a cached body.
+    private func decodePost(_ body: Data, contentType: String?, url: URL, subject: String) throws(RepositoryError) -> Post {
         let json: JSONValue
         do {
             json = try JSONValue.parse(body)
         } catch {
-            throw RepositoryError(
-                .decoding, url: url, page: nil, message: "\(subject) at \(url.absoluteString): the body is not JSON")
+            let said = NotJSONBody.sentence(for: error, in: body, contentType: contentType)
+            throw RepositoryError(.decoding, url: url, page: nil, message: "\(subject) at \(url.absoluteString): \(said)")
         }
         do {
             return try decoder.posts.decode(json)

@@ -127,6 +127,13 @@ struct BackendConfigFileTests {
         #expect(notJSON.field == nil)
         #expect(notJSON.description.hasPrefix(file.path))
         #expect(notJSON.message.contains("not valid JSON"))
+        // The parser's cause and place; a file that is not UTF-8 says where
+        let (trailingComma, _) = try loadError("{\n  \"baseURL\": \"http://h\",\n}")
+        #expect(trailingComma.message == "not valid JSON: unexpected '}', expected a key in quotes at line 3, column 1 (byte 28)")
+        let latin1 = #expect(throws: BackendConfigurationError.self) {
+            try BackendDescription(configuration: Data(#"{"name": "caf"#.utf8) + Data([0xE9, 0x22, 0x7D]))
+        }
+        #expect(latin1?.message == "not valid JSON: not UTF-8 at byte 14 (0xe9)")
 
         let (array, _) = try loadError("[1, 2]")
         #expect(array.message.contains("expected an object"))

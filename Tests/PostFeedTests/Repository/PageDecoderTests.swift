@@ -109,7 +109,7 @@ struct PageDecoderTests {
         (#"[{"id":1,"title":5}]"#, #"post #1 in page 1 of http://h/p: field "title" is a number, expected a string"#),
         (#"[7, {"id":"x","title":"a"}]"#, #"post #1 in page 1 of http://h/p: expected an object, got a number"#),
         (#"{"posts":[]}"#, #"page 1 of http://h/p: the body is an object, expected an array of posts; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
-        ("<html>", #"page 1 of http://h/p: the body is not JSON; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
+        ("<html>", #"page 1 of http://h/p: the body is not JSON: it is an HTML page starting "<html>"; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
         ("", #"page 1 of http://h/p: the body is empty, expected JSON; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
     ])
     func mistyped(body: String, message: String) throws {

@@ -45,7 +45,7 @@ struct PageDecoder: Sendable {
         do {
             json = try JSONValue.parse(body)
         } catch {
-            throw failure(body.isEmpty ? "the body is empty, expected JSON" : "the body is not JSON")
+            throw failure(NotJSONBody.sentence(for: error, in: body, contentType: headers["Content-Type"]))
         }
         let items: [JSONValue]
         switch (backend.items, json) {
