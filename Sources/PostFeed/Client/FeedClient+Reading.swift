@@ -206,6 +206,8 @@ extension FeedClient {
         case .saved, .number, .first:
             break
         }
+        // A server total found too high on the way (`--last`): said with the first page.
+        let found = navigation == .last ? [await feed.totalMismatch].compactMap { $0 } : []
         var anchor = navigation == .saved ? resumed.anchorIndex : 0
         var saveNotices: [String] = []
         for round in 0..<max(count, 1) {
@@ -219,7 +221,7 @@ extension FeedClient {
                 page: page, posts: await feed.posts, totalPages: await feed.totalPages, totalCount: await feed.totalCount,
                 isLast: !(await feed.hasNext), staleReason: await feed.staleReason,
                 firstPosition: PlaceConverter.position(page: page, indexInPage: 0, pageSize: configuration.pageSize),
-                notices: round == 0 ? resumed.notices : [])
+                notices: round == 0 ? resumed.notices + found : [])
             let shown: Result<Void, any Error>
             do { shown = .success(try await onPage(reading)) } catch { shown = .failure(error) }
             do {

@@ -75,6 +75,13 @@ public actor PagedFeed {
     /// and logged once as a warning: how many posts it sent, and that each page shows only
     /// its first page-size posts (see ``Page/sentPostCount``). `nil` normally.
     public private(set) var pageSizeWarning: String?
+    /// Set when ``last()`` found the server's total too high (its last pages empty or
+    /// missing): one line saying how many pages it counts and which is the last with
+    /// posts. `nil` normally.
+    public private(set) var totalMismatch: String?
+    /// The first page found empty or missing although the server's total counts it: pages
+    /// from it on do not exist, whatever later pages' totals claim.
+    private var firstMissingPage: Int?
     /// Keys learnt so far, by page number (page 1 is always known).
     var keys: [Int: PageKey]
     /// Pages shown from the cache past their expiry, oldest first, waiting for
@@ -172,8 +179,29 @@ public actor PagedFeed {
             } catch where error.code == .pageOutOfRange {
                 // Walking there found fewer pages than the total claims (a next link that
                 // loops back): the last page is the last one the walk reached.
-                guard let walked = totalPages, walked < claimed, walked >= 1 else { throw error }
-                return try await goTo(page: walked)
+                if let walked = totalPages, walked < claimed, walked >= 1, firstMissingPage == nil {
+                    return try await goTo(page: walked)
+                }
+                // Pages reached directly (numbers, offsets): the claimed last page is empty
+                // or missing, so the total lies. The last page with posts, found by halving
+                // between page 1 and the claim (log2 of it in requests, each cached).
+                guard claimed > 1 else { throw error }
+                var (withPosts, without) = (1, min(claimed, firstMissingPage ?? claimed))
+                while without - withPosts > 1 {
+                    let middle = withPosts + (without - withPosts) / 2
+                    do {
+                        _ = try await fetch(middle, cachePolicy: readPolicy(.useCache), priority: .high)
+                        withPosts = middle
+                    } catch where error.code == .pageOutOfRange {
+                        without = middle
+                    }
+                }
+                noteMissing(from: without)
+                totalMismatch = "the server counts \(claimed) page\(claimed == 1 ? "" : "s")"
+                    + (totalCount.map { " (\($0) posts)" } ?? "") + ", but page \(without) has no posts: "
+                    + "page \(withPosts) is the last one with posts"
+                logger.warning("\(totalMismatch ?? "")")
+                return try await goTo(page: withPosts)
             }
         }
         var number = max(currentPage, 1)
@@ -218,10 +246,12 @@ public actor PagedFeed {
             do {
                 page = try await repository.page(direct, cachePolicy: cachePolicy, priority: priority)
             } catch where error.code == .pageOutOfRange && number > 1 {
+                noteMissing(from: number)
                 throw await pastTheEnd(number, else: error)
             }
             // An empty page after the first is past the end (backends that answer 200 there).
             if page.posts.isEmpty, number > 1 {
+                noteMissing(from: number)
                 throw await pastTheEnd(number, else: RepositoryError(
                     .pageOutOfRange, url: nil, page: .number(number), message: "page \(number) is past the end (it is empty)"))
             }
@@ -324,6 +354,19 @@ public actor PagedFeed {
             totalPages = PlaceConverter.page(forPosition: max(total, 1), pageSize: repository.pageSize)
         }
         if page.isLast || loops { totalPages = number }
+        clampToMissing()
+    }
+
+    /// Remembers that page `number` (after the first) is empty or missing.
+    private func noteMissing(from number: Int) {
+        guard number > 1 else { return }
+        firstMissingPage = min(firstMissingPage ?? number, number)
+        clampToMissing()
+    }
+
+    /// No total counts the pages from the first missing one on.
+    private func clampToMissing() {
+        if let missing = firstMissingPage, let pages = totalPages, pages >= missing { totalPages = missing - 1 }
     }
 
     private func show(_ page: Page, number: Int) {

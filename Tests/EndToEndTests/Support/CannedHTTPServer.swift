@@ -18,7 +18,8 @@ final class CannedHTTPServer: Sendable {
     /// `http://127.0.0.1:PORT`.
     let baseURL: String
     private let descriptor: Int32
-    private let response: Data
+    /// The whole response (head and body) to a request target.
+    private let respond: @Sendable (String) -> Data
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     /// Request targets, in order (`/posts?_page=1&_limit=20`).
@@ -32,15 +33,35 @@ final class CannedHTTPServer: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ work: (CannedHTTPServer) async throws -> T
     ) async throws -> T {
-        var head = "HTTP/1.1 \(status) Canned\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
-        if let contentType { head += "Content-Type: \(contentType)\r\n" }
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        let server = try CannedHTTPServer(response: Data((head + "\r\n").utf8) + body)
+        let response = Self.response(status: status, contentType: contentType, headers: headers, body: body)
+        let server = try CannedHTTPServer(respond: { _ in response })
         defer { server.stop() }
         return try await work(server)
     }
 
-    private init(response: Data) throws {
+    /// Runs `work` with a server answering each request target (`/posts?_page=2&_limit=10`)
+    /// with what `answer` gives for it: per page, as a backend whose totals lie would.
+    static func withRunning<T>(
+        answering answer: @escaping @Sendable (String) -> (status: Int, contentType: String?, headers: [(String, String)], body: Data),
+        isolation: isolated (any Actor)? = #isolation,
+        _ work: (CannedHTTPServer) async throws -> T
+    ) async throws -> T {
+        let server = try CannedHTTPServer(respond: { target in
+            let (status, contentType, headers, body) = answer(target)
+            return response(status: status, contentType: contentType, headers: headers, body: body)
+        })
+        defer { server.stop() }
+        return try await work(server)
+    }
+
+    private static func response(status: Int, contentType: String?, headers: [(String, String)], body: Data) -> Data {
+        var head = "HTTP/1.1 \(status) Canned\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        if let contentType { head += "Content-Type: \(contentType)\r\n" }
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        return Data((head + "\r\n").utf8) + body
+    }
+
+    private init(respond: @escaping @Sendable (String) -> Data) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw EndToEndError("socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
@@ -59,7 +80,7 @@ final class CannedHTTPServer: Sendable {
             throw EndToEndError("cannot listen on 127.0.0.1: \(message)")
         }
         self.descriptor = descriptor
-        self.response = response
+        self.respond = respond
         self.baseURL = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
         Thread { [self] in serve() }.start()
     }
@@ -96,8 +117,9 @@ final class CannedHTTPServer: Sendable {
             head += buffer[..<count]
         }
         let requestLine = String(decoding: head.prefix { $0 != 0x0D }, as: UTF8.self).split(separator: " ")
-        if requestLine.count >= 2 { requests.withLock { $0.append(String(requestLine[1])) } }
-        response.withUnsafeBytes { bytes in
+        let target = requestLine.count >= 2 ? String(requestLine[1]) : ""
+        if !target.isEmpty { requests.withLock { $0.append(target) } }
+        respond(target).withUnsafeBytes { bytes in
             guard let start = bytes.baseAddress else { return }
             var sent = 0
             while sent < bytes.count {
