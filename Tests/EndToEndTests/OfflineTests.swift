@@ -57,13 +57,37 @@ struct OfflineTests {
         }
     }
 
+    /// `r` under --offline said "refreshed from the network", went back to post 1 and cut
+    /// the loaded list to what page 1 gave.
+    @Test("browse --offline: r says there is nothing to refresh from, and the place stays")
+    func offlineRefreshKeepsThePlace() async throws {
+        let sandbox = try Sandbox()
+        try await warmThenOffline { server in
+            // Pages 1–2 cached; browse then opens at post 1 (the top of what list showed last).
+            let warm = try await sandbox.run(["list", "--pages", "2", "--no-images"], against: server)
+            let back = try await sandbox.run(["list", "--restart", "--no-images"], against: server)
+            try #require(warm.succeeded && back.succeeded, "\(warm)\n\(back)")
+        } offline: { server in
+            let run = try await sandbox.run(["browse", "--offline"], against: server, standardInput: Data("jjjrq".utf8))
+            #expect(run.succeeded, "\(run)")
+            #expect(run.standardOutput.contains("offline (--offline): nothing to refresh from"), "\(run.standardOutput)")
+            #expect(!run.standardOutput.contains("refreshed from the network"), "\(run.standardOutput)")
+            // Three posts down from where browse opened, as before r (a refresh went to 0).
+            let anchor = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile).anchor?.index
+            #expect(anchor == 3, "\(run.standardOutput)")
+            #expect(server.totalRequestCount == 0, "requests by path: \(server.requestCountsByPath)")
+        }
+    }
+
     @Test("an offline run past the cached pages fails naming what is not cached, and fetches no image")
     func pastTheCachedPages() async throws {
         let sandbox = try Sandbox()
         try await warmThenOffline { server in
             // Given: pages cached, images not
+            // Pages 1–2 cached; browse then opens at post 1 (the top of what list showed last).
             let warm = try await sandbox.run(["list", "--pages", "2", "--no-images"], against: server)
-            try #require(warm.succeeded, "\(warm)")
+            let back = try await sandbox.run(["list", "--restart", "--no-images"], against: server)
+            try #require(warm.succeeded && back.succeeded, "\(warm)\n\(back)")
         } offline: { server in
             // When: the cached pages again; online, their images would be prefetched
             let cached = try await sandbox.run(["list", "--offline", "--restart", "--pages", "2", "--no-images"], against: server)

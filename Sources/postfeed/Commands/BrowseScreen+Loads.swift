@@ -139,7 +139,13 @@ extension BrowseScreen {
 
     /// `r`: back to page 1 from the network, the page cache invalidated. On failure the
     /// posts on screen stay and the status line says why; `r` again retries.
+    /// With `--offline` there is no network to refresh from: it says so, and the place and
+    /// the posts stay (a "refresh" from the cache went back to post 1 and cut the list).
     func refresh() {
+        guard !client.configuration.offline else {
+            say("offline (--offline): nothing to refresh from; the posts shown are the cached ones")
+            return
+        }
         guard running[.refresh] == nil else {
             say("already refreshing…")
             return
