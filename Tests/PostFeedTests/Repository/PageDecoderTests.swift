@@ -147,6 +147,20 @@ struct PageDecoderTests {
         #expect(page.nextKey != nil || page.posts.count < 10, "the page still walks on as its length says")
     }
 
+    /// `"7"` and `7` are one id: the post was shown twice under two numbers, and the saved
+    /// place kept it once, so the numbers after it moved between runs.
+    @Test("a post listed twice in one page is kept once, where it first comes, and noted; the page still walks on by what was sent")
+    func repeatedPostInAPage() throws {
+        let body = #"[{"id":"7","title":"first"},{"id":8,"title":"eight"},{"id":7,"title":"again"},{"id":9,"title":"nine"},{"id":10,"title":"ten"}]"#
+        let page = try decoder("json-server", pageSize: 5).decode(
+            body: Data(body.utf8), headers: [:], url: URL(string: "http://h/p")!, key: .number(1))
+        #expect(page.posts.map(\.id) == [7, 8, 9, 10])
+        #expect(page.posts.first?.title == "first")
+        #expect(page.decodingProblems == ["post #3 skipped: it repeats post #1 (id 7) of the same page"])
+        // Five sent for a page of five: not a short last page, whatever was dropped.
+        #expect(page.nextKey == .number(2), "\(String(describing: page.nextKey))")
+    }
+
     @Test("items key missing or mistyped names the key; offset pages say their number")
     func itemsKey() throws {
         let url = URL(string: "http://h/posts?limit=10&skip=20")!

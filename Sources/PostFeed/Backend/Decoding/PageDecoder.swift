@@ -73,10 +73,13 @@ struct PageDecoder: Sendable {
         // after it; a page none of whose posts decodes has a wrong mapping, and fails.
         var problems: [String] = []
         var firstFailure: RepositoryError?
+        // Each decoded post's place in the page as sent (1-based), for what is said of it.
+        var positions: [Int] = []
         for (index, item) in items.prefix(kept).enumerated() {
             var notes: [String] = []
             do {
                 decoded.append(try posts.decode(item, notes: &notes))
+                positions.append(index + 1)
                 problems += notes.map { "post #\(index + 1) shown without it: \($0)" }
             } catch {
                 let message = "post #\(index + 1) in \(location): \(error.message)"
@@ -85,6 +88,23 @@ struct PageDecoder: Sendable {
             }
         }
         if decoded.isEmpty, let firstFailure { throw firstFailure }
+        // The count that moves offsets and says where the list ends: what the server sent.
+        let decodedCount = decoded.count
+        // A post listed twice in one page (`"7"` and `7` both read as id 7) is shown once,
+        // where it first comes: twice, it would take two numbers on screen and one in the
+        // saved place, and the numbers after it would disagree from run to run.
+        var seen: [Int: Int] = [:]
+        var unique: [Post] = []
+        unique.reserveCapacity(decoded.count)
+        for (post, position) in zip(decoded, positions) {
+            if let first = seen[post.id] {
+                problems.append("post #\(position) skipped: it repeats post #\(first) (id \(post.id)) of the same page")
+            } else {
+                seen[post.id] = position
+                unique.append(post)
+            }
+        }
+        decoded = unique
 
         let total = totalCount(json: json, headers: headers)
         // Past a known total is past the end, also when the server answers with posts
@@ -111,11 +131,11 @@ struct PageDecoder: Sendable {
         }
         let ended = decoded.isEmpty
             || endSignalled(
-                json: json, links: links, hasLinkHeader: !links.links.isEmpty, count: decoded.count, start: start,
+                json: json, links: links, hasLinkHeader: !links.links.isEmpty, count: decodedCount, start: start,
                 total: total)
         return Page(
             key: key, posts: decoded,
-            nextKey: ended ? nil : nextKey(after: key, json: json, links: links, count: decoded.count),
+            nextKey: ended ? nil : nextKey(after: key, json: json, links: links, count: decodedCount),
             totalCount: total, number: number,
             totalPages: total.map { $0 == 0 ? 0 : PlaceConverter.page(forPosition: $0, pageSize: pageSize) },
             sentPostCount: kept < items.count ? items.count : nil, decodingProblems: problems)
