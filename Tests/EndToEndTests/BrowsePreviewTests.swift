@@ -48,6 +48,26 @@ struct BrowsePreviewTests {
         }
     }
 
+    /// Piped, the detail preview was sized for 80 × 24 whatever COLUMNS and LINES said (a
+    /// kitty image over 12 rows of a 12-row "window").
+    @Test("piped o: the preview fits COLUMNS and half of LINES, as on a terminal")
+    func pipedPreviewFollowsColumnsAndLines() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let run = try await sandbox.run(
+                ["browse", "--images", "kitty"], against: server, standardInput: Data("oq".utf8),
+                environment: ["COLUMNS": "50", "LINES": "12"])
+            #expect(run.succeeded, "\(run)")
+            let start = try #require(run.standardOutput.range(of: "\u{1B}_G"), "no kitty sequence: \(run)")
+            let keys = run.standardOutput[start.upperBound...].prefix { $0 != ";" }.split(separator: ",")
+            let columnKey = keys.first { $0.hasPrefix("c=") }.flatMap { Int($0.dropFirst(2)) }
+            let rowKey = keys.first { $0.hasPrefix("r=") }.flatMap { Int($0.dropFirst(2)) }
+            let columns = try #require(columnKey, "\(keys)")
+            let rows = try #require(rowKey, "\(keys)")
+            #expect(columns <= 50 && rows <= 6, "c=\(columns) r=\(rows)")
+        }
+    }
+
     @Test("a post whose image URL is empty: the reason alone above the text, not the backend's address as the image's")
     func emptyImageURL() async throws {
         let sandbox = try Sandbox()

@@ -21,7 +21,10 @@ extension BrowseScreen {
         detailPreview = nil
         guard previewStyle.imageProtocol != .none, post.imageURL != nil else { return }
         let size = terminal.size
-        let box = PixelSize(width: max(1, size?.columns ?? 80), height: max(1, (size?.rows ?? 24) / 2))
+        // Piped: as COLUMNS and LINES say (else 80 × 24), as the frames' width does.
+        let piped = size == nil ? Terminal.size(of: STDOUT_FILENO) : nil
+        let (columns, rows) = size.map { ($0.columns, $0.rows) } ?? (piped?.columns ?? 80, piped?.rows ?? 24)
+        let box = PixelSize(width: max(1, columns), height: max(1, rows / 2))
         let (client, style, onTerminal) = (client, previewStyle, size != nil)
         start(.preview, activity: "drawing the image…") { _ in
             do throws(ImagePreviewError) {
