@@ -31,8 +31,12 @@ extension FeedClient {
                 error: ImagePipelineError(.noImageURL, url: nil, message: Self.emptyImageURLMessage))
         }
         guard let url = backend.imageURL(for: post) else {
-            // The post names an image that cannot be fetched: say so rather than nothing.
-            let reason = "'\(text.prefix(200))' cannot be fetched (only http and https images are)"
+            // The post names an image that cannot be fetched: say so rather than nothing,
+            // and say which: no URL at all (`http://[::1`), or not http(s).
+            let shown = ImagePipelineError.shown(URLUserInfo.removed(from: text))
+            let reason = URL(string: text, relativeTo: backend.baseURL) == nil
+                ? "'\(shown)' is not a valid URL"
+                : "'\(shown)' cannot be fetched (only http and https images are)"
             let named = URL(string: text)
             return PostImage(
                 url: named, response: nil, fileURL: nil, error: ImagePipelineError(.unsupportedURL, url: named, message: reason))

@@ -49,11 +49,21 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// `image <url>: <message>`, with any user info (credentials) removed from the URL; the
-    /// message alone when there is no URL (`the post's image URL is empty`).
+    /// `image <url>: <message>`, with any user info (credentials) removed from the URL and
+    /// a URL longer than ``shownURLLength`` characters cut with `…`; the message alone when
+    /// there is no URL (`the post's image URL is empty`).
     public var description: String {
         guard let url else { return message }
-        return URLUserInfo.removed(from: "image \(url.absoluteString): \(message)")
+        // Credentials out before the cut: a cut can end inside them, where they are no longer recognized.
+        return "image \(Self.shown(URLUserInfo.removed(from: url.absoluteString))): \(URLUserInfo.removed(from: message))"
+    }
+
+    /// How many characters of an image URL a message shows: a post may name a 100 KB one.
+    public static let shownURLLength = 200
+
+    /// `text` cut to ``shownURLLength`` characters, the last one `…`, when longer.
+    static func shown(_ text: String) -> String {
+        text.count > shownURLLength ? text.prefix(shownURLLength - 1) + "…" : text
     }
 }
 

@@ -107,7 +107,7 @@ enum PostRenderer {
     static func imageLines(_ image: ImageSummary?) -> [String] {
         guard let image else { return ["image: none"] }
         guard let url = image.url else { return [imageLine(image)] }
-        return ["image: \(url.terminalLine)", "       \(imageLine(image))"]
+        return ["image: \(url.terminalLine.truncated(to: ImagePipelineError.shownURLLength))", "       \(imageLine(image))"]
     }
 
     /// What became of a post's image, one line: `image: none (the post's image URL is empty)`
@@ -115,7 +115,9 @@ enum PostRenderer {
     static func imageLine(_ image: ImageSummary) -> String {
         if let error = image.error {
             guard let url = image.url else { return "image: none (\(error.terminalLine))" }
-            return "image unavailable: \(url.isEmpty ? "" : url.terminalLine + ": ")\(error.terminalLine)"
+            // A post may name a 100 KB URL: the line shows its start (`--json` has it whole).
+            let shown = url.terminalLine.truncated(to: ImagePipelineError.shownURLLength)
+            return "image unavailable: \(url.isEmpty ? "" : shown + ": ")\(error.terminalLine)"
         }
         if image.loading == true { return "image still loading; cached for the next run when it arrives" }
         var text = "image"

@@ -40,6 +40,36 @@ struct ImageFailureMessageTests {
         }
     }
 
+    @Test("a malformed image URL is called malformed, not a wrong scheme; a wrong scheme still says http and https")
+    func malformed() async throws {
+        try await FeedTestSupport.withClient { client, server, _ in
+            let bracket = try #require(await client.image(for: Post(id: 1, title: "t", body: "", imageURL: "http://[::1")))
+            #expect(bracket.error?.code == .unsupportedURL)
+            #expect(bracket.error?.message == "'http://[::1' is not a valid URL")
+            let ftp = try #require(await client.image(for: Post(id: 2, title: "t", body: "", imageURL: "ftp://h/x.png")))
+            #expect(ftp.error?.message == "'ftp://h/x.png' cannot be fetched (only http and https images are)")
+            #expect(server.totalRequestCount == 0, "nothing is fetched: \(server.requestCountsByPath)")
+        }
+    }
+
+    @Test("a huge image URL is cut to 200 characters with … in the messages that name it")
+    func hugeURL() async throws {
+        var server = FixtureServerConfiguration()
+        server.enablesTestRoutes = true
+        try await FeedTestSupport.withClient(server: server) { client, _, _ in
+            let tail = String(repeating: "a", count: 100_000)
+            let unfetchable = try #require(await client.image(for: Post(id: 1, title: "t", body: "", imageURL: "ftp://h/" + tail)))
+            let unfetchableMessage = try #require(unfetchable.error?.message)
+            #expect(unfetchableMessage == "'ftp://h/\(tail.prefix(191))…' cannot be fetched (only http and https images are)")
+
+            let refused = try #require(await client.image(for: Post(id: 2, title: "t", body: "", imageURL: "/test/status/404?" + tail)))
+            let error = try #require(refused.error)
+            #expect(error.url?.absoluteString.count ?? 0 > 100_000, "the error keeps the whole URL")
+            #expect(error.description.count < 300, "\(error.description.prefix(400))")
+            #expect(error.description.contains("a…: "), "\(error.description.prefix(400))")
+        }
+    }
+
     @Test(
         "an empty or blank image URL: the post has no image URL, nothing is fetched, and the message names no address",
         arguments: ["", "  ", " \n\t"])
