@@ -149,19 +149,10 @@ struct ImageOutputTests {
         try await withFixtureServer { server in
             // In /proc (no file can be made there, even by root), through a shell: the test
             // harness keeps its own files in the working directory.
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = [
-                "-c", "cd /proc && PATH=/nonexistent exec \"$0\" show 42 --open --images none --base-url \"$1\" --cache-dir \"$2\"",
-                try PostfeedProcess.executable().path, server.baseURL.absoluteString, sandbox.cacheRoot.path,
-            ]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 1, "\(message)")
+            let (status, message) = try PostfeedProcess.runThroughShell(
+                "cd /proc && PATH=/nonexistent exec \"$0\" show 42 --open --images none --base-url \"$1\" --cache-dir \"$2\"",
+                baseURL: server.baseURL, cacheRoot: sandbox.cacheRoot)
+            #expect(status == 1, "\(message)")
             #expect(message.contains("cannot create a file in /proc"), "\(message)")
             #expect(message.contains("'postfeed image 42 --output FILE'"), "\(message)")
             #expect(!message.contains("choose a writable place with --output"), "\(message)")

@@ -214,19 +214,11 @@ struct ListCommandTests {
             try #require(first.succeeded, "\(first)")
             let before = try Data(contentsOf: sandbox.infiniteStateFile)
 
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = [
-                "-c", "exec \"$0\" list --no-images --base-url \"$1\" --cache-dir \"$2\" >&-",
-                try PostfeedProcess.executable().path, server.baseURL.absoluteString, sandbox.cacheRoot.path,
-            ]
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let (status, message) = try PostfeedProcess.runThroughShell(
+                "exec \"$0\" list --no-images --base-url \"$1\" --cache-dir \"$2\" >&-",
+                baseURL: server.baseURL, cacheRoot: sandbox.cacheRoot)
 
-            #expect(process.terminationStatus == 1, "\(message)")
+            #expect(status == 1, "\(message)")
             #expect(message.contains("cannot write to standard output: Bad file descriptor"), "\(message)")
             #expect(try Data(contentsOf: sandbox.infiniteStateFile) == before)
             let next = try await sandbox.run(["list", "--no-images"], against: server)

@@ -11,6 +11,25 @@ enum PostfeedProcess {
 
     /// The binary: beside the running test executable (SwiftPM builds every product of the
     /// package into one folder), else `.build/debug/postfeed` of this package.
+    /// Runs `postfeed` through `/bin/sh -c script`, for what the harness's own runs cannot
+    /// set up (a closed descriptor, a working directory where no file can be made): in
+    /// `script`, `"$0"` is the binary, `"$1"` the base URL and `"$2"` the cache folder.
+    /// Standard output goes to /dev/null unless the script redirects it.
+    static func runThroughShell(
+        _ script: String, baseURL: URL, cacheRoot: URL
+    ) throws -> (status: Int32, standardError: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, try executable().path, baseURL.absoluteString, cacheRoot.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, message)
+    }
+
     static func executable() throws -> URL {
         var candidates: [URL] = []
         if let running = Bundle.main.executableURL {
