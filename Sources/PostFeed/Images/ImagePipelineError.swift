@@ -62,7 +62,7 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     public static let shownURLLength = 200
 
     /// `text` cut to ``shownURLLength`` characters, the last one `…`, when longer.
-    static func shown(_ text: String) -> String {
+    public static func shown(_ text: String) -> String {
         text.count > shownURLLength ? text.prefix(shownURLLength - 1) + "…" : text
     }
 }

@@ -132,13 +132,8 @@ final class ImageLoads: Sendable {
     /// to the next: "after 2001 milliseconds") or the advice, so that like failures group.
     static func reason(of error: ImagePipelineError) -> String {
         var text = error.message
-        if let curl = text.range(of: " (curl: ") {
-            // curl's message ends at the parenthesis that closes it: the last one before
-            // the advice, or the end.
-            let rest = text[curl.upperBound...]
-            let end = rest.range(of: "); ")?.lowerBound ?? rest.lastIndex(of: ")") ?? rest.endIndex
-            text.removeSubrange(curl.lowerBound..<(end < rest.endIndex ? text.index(after: end) : end))
-        }
+        // The HTTP error keeps curl's words apart: they come out whole, as the message put them.
+        if let curl = error.underlying?.curlMessage { text = text.replacingOccurrences(of: " (curl: \(curl))", with: "") }
         if let advice = text.range(of: "; ") { text = String(text[..<advice.lowerBound]) }
         return text
     }

@@ -107,7 +107,7 @@ enum PostRenderer {
     static func imageLines(_ image: ImageSummary?) -> [String] {
         guard let image else { return ["image: none"] }
         guard let url = image.url else { return [imageLine(image)] }
-        return ["image: \(url.terminalLine.truncated(to: ImagePipelineError.shownURLLength))", "       \(imageLine(image))"]
+        return ["image: \(ImagePipelineError.shown(url.terminalLine))", "       \(imageLine(image))"]
     }
 
     /// What became of a post's image, one line: `image: none (the post's image URL is empty)`
@@ -116,7 +116,7 @@ enum PostRenderer {
         if let error = image.error {
             guard let url = image.url else { return "image: none (\(error.terminalLine))" }
             // A post may name a 100 KB URL: the line shows its start (`--json` has it whole).
-            let shown = url.terminalLine.truncated(to: ImagePipelineError.shownURLLength)
+            let shown = ImagePipelineError.shown(url.terminalLine)
             return "image unavailable: \(url.isEmpty ? "" : shown + ": ")\(error.terminalLine)"
         }
         if image.loading == true { return "image still loading; cached for the next run when it arrives" }
