@@ -132,6 +132,11 @@ struct ServerLifecycleTests {
         #expect(FileManager.default.fileExists(atPath: FixtureLocator.repositoryRoot.appendingPathComponent("Package.swift").path))
         let peer = FixtureLocator.peerDataDirectory()
         #expect(FileManager.default.fileExists(atPath: peer.appendingPathComponent("dummyjson/posts.json").path))
+        // A clone in an empty folder serves every flavor: the data sets live inside it.
+        let root = FixtureLocator.repositoryRoot.standardizedFileURL.path + "/"
+        #expect(peer.standardizedFileURL.path.hasPrefix(root))
+        #expect(FileManager.default.fileExists(atPath: peer.appendingPathComponent("jsonplaceholder/LICENSE").path))
+        #expect(FileManager.default.fileExists(atPath: peer.appendingPathComponent("dummyjson/LICENSE").path))
         let override = URL(fileURLWithPath: "/tmp/elsewhere")
         #expect(FixtureLocator.fixturesDirectory(override: override) == override)
         #expect(FixtureLocator.peerDataDirectory(override: override) == override)

@@ -1,7 +1,7 @@
 /// Which backend convention the fixture server speaks.
 ///
 /// `postFeed` serves `Fixtures/` with PostFeed's own API (DESIGN.md, "The backend API").
-/// The other flavors emulate real backends over the peer datasets in `shared/peer-data/`,
+/// The other flavors emulate real backends over the peer datasets in `Fixtures/peer-data/`,
 /// with each convention's own query parameters, body shape, headers and end-of-list behaviour,
 /// so the client's backend descriptions can be tested against faithful copies:
 ///

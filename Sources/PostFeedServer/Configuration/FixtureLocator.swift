@@ -1,16 +1,18 @@
 import Foundation
 
 /// Finds the fixture data on disk: `Fixtures/` for the ``BackendFlavor/postFeed`` flavor and
-/// `shared/peer-data/` for the others.
+/// `Fixtures/peer-data/` (the JSONPlaceholder and DummyJSON data sets, MIT) for the others.
+///
+/// Nothing outside the repository is read: a clone in an empty folder serves every flavor.
 ///
 /// Files are found from this source file's `#filePath` (no copies in test bundles), so tests
 /// and a locally built `postfeed` work from any working directory. Order, first that applies:
 ///
 /// 1. an explicit override (a `--fixtures` flag, a test's own directory);
 /// 2. the environment: `POSTFEED_FIXTURES_DIR`, `POSTFEED_PEER_DATA_DIR`;
-/// 3. `<repository>/Fixtures` and `<repository>/../shared/peer-data`, where `<repository>` is
+/// 3. `<repository>/Fixtures` and `<repository>/Fixtures/peer-data`, where `<repository>` is
 ///    the folder holding `Package.swift` above this file, when that folder exists;
-/// 4. `./Fixtures` and `./peer-data` in the working directory, when they exist;
+/// 4. `./Fixtures` and `./Fixtures/peer-data` in the working directory, when they exist;
 /// 5. otherwise the path from step 3, so the error names where the data was expected.
 public enum FixtureLocator {
     /// Environment variable that overrides the `Fixtures/` directory.
@@ -36,10 +38,9 @@ public enum FixtureLocator {
     public static func peerDataDirectory(override: URL? = nil) -> URL {
         locate(
             override: override, environmentKey: peerDataEnvironmentKey,
-            fromRepository: repositoryRoot.deletingLastPathComponent()
-                .appendingPathComponent("shared", isDirectory: true)
+            fromRepository: repositoryRoot.appendingPathComponent("Fixtures", isDirectory: true)
                 .appendingPathComponent("peer-data", isDirectory: true),
-            inWorkingDirectory: "peer-data")
+            inWorkingDirectory: "Fixtures/peer-data")
     }
 
     static func repositoryRoot(startingAt file: URL) -> URL {

@@ -30,7 +30,7 @@ struct PeerDataset: Sendable {
             throw FixtureServerError.missingFile(
                 file,
                 hint: "point FixtureServerConfiguration.peerDataDirectory (or "
-                    + "\(FixtureLocator.peerDataEnvironmentKey)) at the shared peer-data folder")
+                    + "\(FixtureLocator.peerDataEnvironmentKey)) at a folder holding jsonplaceholder/ and dummyjson/ (the repository's Fixtures/peer-data)")
         }
         do {
             return try LoadCache.value(for: LoadCache.identity(of: file)) {
