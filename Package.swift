@@ -134,6 +134,9 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // Child processes for the suites: posix_spawn and waitpid, not Foundation's
+        // `Process`, whose `run()` crashes under parallel suites in Swift 6.3.1.
+        .target(name: "ChildProcess", path: "Tests/ChildProcess", swiftSettings: swiftSettings),
         .testTarget(
             name: "PostFeedModelsTests",
             dependencies: ["PostFeedModels", "PostFeedServer"],
@@ -146,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PostFeedCacheTests",
-            dependencies: ["PostFeedCache", "cache-stress"],
+            dependencies: ["PostFeedCache", "cache-stress", "ChildProcess"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -157,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "PostFeedTests",
             dependencies: [
-                "PostFeed", "PostFeedImaging", "PostFeedServer",
+                "PostFeed", "PostFeedImaging", "PostFeedServer", "ChildProcess",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -169,13 +172,14 @@ let package = Package(
             dependencies: [
                 "PostFeedServer",
                 "PostFeedModels",
+                "ChildProcess",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["postfeed", "PostFeed", "PostFeedServer"],
+            dependencies: ["postfeed", "PostFeed", "PostFeedServer", "ChildProcess"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import PostFeedServer
 import Testing
@@ -97,7 +98,7 @@ struct BrowseTests {
         let sandbox = try Sandbox()
         try await withFixtureServer { server in
             let binary = try PostfeedProcess.executable().path
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = [
                 "-c", "exec \"$0\" browse --base-url \"$1\" --cache-dir \"$2\" <&- >/dev/null 2>&1",

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import PostFeedServer
 import Testing
@@ -6,7 +7,7 @@ import Testing
 struct ImageCommandTests {
     /// What the `file` command says of `file`.
     static func fileType(_ file: URL) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["file", "--brief", file.path]
         let pipe = Pipe()

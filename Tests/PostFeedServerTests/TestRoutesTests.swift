@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import PostFeedModels
 import PostFeedServer
@@ -251,7 +252,7 @@ struct TestRoutesTests {
 
 /// Decodes gzip with the system's `gzip -d`, an implementation independent of the server's.
 private func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["gzip", "-dc"]
     let input = Pipe()

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Synchronization
 
@@ -18,7 +19,7 @@ enum PostfeedProcess {
     static func runThroughShell(
         _ script: String, baseURL: URL, cacheRoot: URL
     ) throws -> (status: Int32, standardError: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, try executable().path, baseURL.absoluteString, cacheRoot.path]
         let errors = Pipe()
@@ -87,7 +88,7 @@ enum PostfeedProcess {
                 throw EndToEndError("cannot create \(url.path) for the child's output")
             }
         }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try executable()
         process.arguments = arguments
         process.currentDirectoryURL = workingDirectory
@@ -132,13 +133,13 @@ enum PostfeedProcess {
 final class RunningPostfeed: @unchecked Sendable {
     // `Process` is not Sendable; this object only reads it (isRunning, status) and sends
     // signals after `run()`, which Foundation allows from any thread.
-    private let process: Process
+    private let process: ChildProcess
     let arguments: [String]
     private let outputURL: URL
     private let errorURL: URL
     private let killedForTimeout = Mutex(false)
 
-    fileprivate init(process: Process, arguments: [String], outputURL: URL, errorURL: URL) {
+    fileprivate init(process: ChildProcess, arguments: [String], outputURL: URL, errorURL: URL) {
         self.process = process
         self.arguments = arguments
         self.outputURL = outputURL

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Glibc
 
@@ -7,13 +8,13 @@ import Glibc
 final class RedisServerProcess: @unchecked Sendable {
     let port: Int
     let folder: URL
-    private let process: Process
+    private let process: ChildProcess
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("postfeed-e2e-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         port = try Self.freePort()
-        process = Process()
+        process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         process.arguments = [
             "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder.path,
@@ -45,7 +46,7 @@ final class RedisServerProcess: @unchecked Sendable {
     /// `redis-cli -p PORT --raw args…`, its output without the final newline.
     @discardableResult
     func cli(_ arguments: String...) throws -> String {
-        let cli = Process()
+        let cli = ChildProcess()
         cli.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
         cli.arguments = ["-p", "\(port)", "--raw"] + arguments
         let output = Pipe()

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// A small tmpfs of the test's own: a disk that really fills up, so writes fail with
@@ -10,7 +11,7 @@ import Foundation
 /// namespace and the mount: nothing stays mounted, even when the test process dies.
 final class ScratchFileSystem: @unchecked Sendable {
     // `Process` and `Pipe` are not Sendable; this object only waits on and closes them.
-    private let holder: Process
+    private let holder: ChildProcess
     private let input: Pipe
     /// The root of the file system, as other processes reach it.
     let root: URL
@@ -20,7 +21,7 @@ final class ScratchFileSystem: @unchecked Sendable {
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         let errors = Pipe()
         input = Pipe()
-        holder = Process()
+        holder = ChildProcess()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = [
             "unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=\(size),mode=0755 tmpfs \"$1\" || exit 3; read _",

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// Runs the `cache-stress` executable built next to this test bundle.
@@ -22,8 +23,8 @@ enum StressProcess {
     }
 
     /// Starts `cache-stress <arguments>` with stdout captured.
-    static func start(_ arguments: [String]) throws -> (Process, Pipe) {
-        let process = Process()
+    static func start(_ arguments: [String]) throws -> (ChildProcess, Pipe) {
+        let process = ChildProcess()
         process.executableURL = try executable()
         process.arguments = arguments
         let output = Pipe()
@@ -48,7 +49,7 @@ enum StressProcess {
         }
     }
 
-    static func waitForExit(_ process: Process) async {
+    static func waitForExit(_ process: ChildProcess) async {
         while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         process.waitUntilExit()
     }

@@ -180,7 +180,8 @@ extension FaultMatrixTests {
                 let reading = try await Self.readAll(client, pages: 2)
                 #expect(reading.end == 10)
                 let posts = try await client.infinite.posts(in: 0..<1)
-                let image = try #require(await client.image(for: posts[0]))
+                let first = try #require(posts.first)
+                let image = try #require(await client.image(for: first))
                 #expect(image.error == nil, "\(String(describing: image.error))")
             }
             let requests = server.recordedRequests

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Glibc
 
@@ -6,7 +7,7 @@ import Glibc
 final class RedisTestServer: @unchecked Sendable {
     let port: Int
     let folder: URL
-    private var process: Process?
+    private var process: ChildProcess?
 
     /// Starts a server (on `port` when given, e.g. a restart on the same address).
     init(port: Int? = nil, folder: URL? = nil) throws {
@@ -22,7 +23,7 @@ final class RedisTestServer: @unchecked Sendable {
 
     /// Starts (or restarts) the server and waits until it answers PING.
     func start() throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         process.arguments = [
             "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder.path,
@@ -54,7 +55,7 @@ final class RedisTestServer: @unchecked Sendable {
 
     /// `redis-cli --raw`, the output's bytes with the trailing newline removed.
     func cliData(_ arguments: [String], input: Data? = nil) throws -> Data {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
         process.arguments = ["-p", "\(port)", "--raw"] + (input == nil ? [] : ["-x"]) + arguments
         let output = Pipe()
@@ -71,8 +72,8 @@ final class RedisTestServer: @unchecked Sendable {
     }
 
     /// Starts `redis-cli args…` without waiting for it (e.g. `DEBUG SLEEP 1`).
-    func cliInBackground(_ arguments: String...) throws -> Process {
-        let process = Process()
+    func cliInBackground(_ arguments: String...) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
         process.arguments = ["-p", "\(port)"] + arguments
         process.standardOutput = FileHandle.nullDevice

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ChildProcess
 import Foundation
 import PostFeed
 
@@ -96,7 +97,7 @@ enum ReadOnlyFolder {
     private static func runChattr(_ flag: String, _ path: String) -> Bool {
         let chattr = "/usr/bin/chattr"
         guard FileManager.default.isExecutableFile(atPath: chattr) else { return false }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: chattr)
         process.arguments = [flag, path]
         process.standardError = FileHandle.nullDevice
