@@ -39,7 +39,7 @@ extension ListState: Codable {
         mode = try container.decode(ListMode.self, forKey: .mode)
         // Files written before credentials were kept out of identities may hold them: read
         // them without, so the place is kept and the next save drops the credentials.
-        backendIdentity = BackendDescription.removingUserInfo(try container.decode(String.self, forKey: .backendIdentity))
+        backendIdentity = BackendDescription.storedIdentity(try container.decode(String.self, forKey: .backendIdentity))
         pageSize = try container.decode(Int.self, forKey: .pageSize)
         let savedAtText = try container.decode(String.self, forKey: .savedAt)
         guard let date = Post.parseDate(savedAtText) else {
