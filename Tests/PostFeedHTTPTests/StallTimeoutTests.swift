@@ -120,6 +120,25 @@ struct StallTimeoutTests {
         #expect(String(decoding: response.body, as: UTF8.self).contains("\"attempt\":2"))
     }
 
+    /// Issue 29: three 15 s stalls (45 s) were described as one 15 s stall.
+    @Test func stallsOnEveryAttemptAreAllCounted() async throws {
+        // Given a URL that always stalls, and a client with 3 attempts and a 0.5 s stall limit
+        let server = try currentFixtureServer()
+        let clock = RecordingClock()
+        let (error, _) = await timed {
+            try await withTestClient({
+                stalling(.milliseconds(500))(&$0)
+                $0.clock = clock
+                $0.retryPolicy = RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(100), random: { 1 })
+            }) { try await $0.get(server.url("/test/stall?ms=30000&key=\(UUID().uuidString)")) }
+        }
+
+        // Then the error says that each of the 3 attempts stalled, and for how long in all
+        #expect(error?.timeout == .stall, "\(String(describing: error))")
+        let reason = error?.reason ?? ""
+        #expect(reason.contains("nothing received for 0.5 seconds on each of 3 attempts (1.5 seconds in all)"), "\(reason)")
+    }
+
     @Test func aStallIsTransient() async throws {
         let server = try currentFixtureServer()
         let (error, _) = await timed {

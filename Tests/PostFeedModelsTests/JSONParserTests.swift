@@ -113,7 +113,6 @@ struct JSONParserTests {
         ("\"tab\there\"", "a raw control character (0x9) in a string; it must be escaped at line 1, column 5"),
         (#""\x""#, #"an unknown escape \x at line 1, column 2"#),
         ("<html>", "unexpected '<', expected a value at line 1, column 1"),
-        ("1e999", "the number 1e999 is out of range at line 1, column 1"),
     ])
     func malformed(text: String, message: String) {
         #expect(failure(text)?.description == message)
@@ -127,11 +126,39 @@ struct JSONParserTests {
             try JSONParser<JSONValue>.parse(Data([0x22, 0x5C, 0x6E, 0xC3, 0x22]))
         }
         #expect(escapedThenInvalid?.message == "a string is not valid UTF-8")
-        let long = failure("[" + String(repeating: "9", count: 5000) + "e999]")
+        let longLiteral = "[" + String(repeating: "9", count: 5000) + "e999]"
+        let long = #expect(throws: JSONParseError.self) { try JSONParser<FiniteNumbers>.parse(Data(longLiteral.utf8)) }
         #expect(long?.message == "the number 999999999999999999999999…9999e999 is out of range", "no 5000 digits in a message")
         let deep = String(repeating: "[", count: 100_000)
         #expect(failure(deep)?.message == "nested deeper than 512 levels")
         let allowed = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
         #expect(throws: Never.self) { try parse(allowed) }
     }
+
+    /// Issue 29, item 9: one `"popularity": 1e999` failed the whole page. A number no
+    /// `Double` holds is valid JSON: the tree keeps it as written, and the field that reads
+    /// it finds no finite value (that field's problem, not the document's).
+    @Test("a number outside Double's range parses, kept as written, with no Double or Int value")
+    func numberOutsideDoubleRange() throws {
+        let value = try parse(#"{"popularity": 1e999, "low": -1e999, "fine": 2}"#)
+        #expect(value["popularity"] == .number("1e999"))
+        #expect(value["popularity"]?.doubleValue == nil)
+        #expect(value["popularity"]?.integerValue == nil)
+        #expect(value["low"]?.doubleValue == nil)
+        #expect(value["fine"]?.integerValue == 2)
+        #expect(value.serialized() == #"{"popularity":1e999,"low":-1e999,"fine":2}"#)
+    }
+}
+
+/// A tree that refuses numbers no `Double` holds, as `JSONValue` did: for the parser's
+/// out-of-range message.
+private struct FiniteNumbers: JSONTreeValue {
+    static func jsonNull() -> FiniteNumbers { FiniteNumbers() }
+    static func jsonBool(_ value: Bool) -> FiniteNumbers { FiniteNumbers() }
+    static func jsonNumber(literal: String, integral: Bool) -> FiniteNumbers? {
+        Double(literal).map(\.isFinite) == true ? FiniteNumbers() : nil
+    }
+    static func jsonString(_ value: String) -> FiniteNumbers { FiniteNumbers() }
+    static func jsonArray(_ elements: [FiniteNumbers]) -> FiniteNumbers { FiniteNumbers() }
+    static func jsonObject(_ members: [(key: String, value: FiniteNumbers)]) -> FiniteNumbers { FiniteNumbers() }
 }

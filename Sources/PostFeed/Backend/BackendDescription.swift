@@ -88,10 +88,67 @@ public struct BackendDescription: Sendable, Hashable {
 
     /// Identifies the backend in list state, so state saved for one backend is never
     /// restored into another: ``fixedIdentity`` when set, else the name, the base URL and
-    /// the posts path. Never holds the base URL's user info (`user:password@`): the
-    /// identity is written into state files and printed.
+    /// the posts path.
+    ///
+    /// The base URL is normalised as RFC 3986 §6 has it, so one backend has one identity
+    /// however it is typed: scheme and host in lower case, a default port (`:80`, `:443`)
+    /// and an empty path (`/`) dropped. `HTTP://Example.com:80/` is `http://example.com`.
+    ///
+    /// Never holds the base URL's user info (`user:password@`): the identity is written
+    /// into state files and printed. Two accounts on one backend are told apart as cache
+    /// keys tell them apart: a base URL with user info ends its identity in
+    /// ` (account <16 hex digits of its SHA-256>)`.
     public var identity: String {
-        fixedIdentity ?? "\(name) \(Self.removingUserInfo(rootURLText))\(postsPath)\(queryTag)"
+        (fixedIdentity ?? "\(name) \(Self.normalizedURLText(rootURLText))\(postsPath)\(queryTag)") + accountTag
+    }
+
+    /// ` (account 1a2b3c4d5e6f7a8b)` for a base URL with user info, the tag cache keys
+    /// carry (16 hex digits of the user info's SHA-256); empty without.
+    var accountTag: String {
+        Self.accountTag(inURLText: baseURL.absoluteString)
+    }
+
+    /// The ``accountTag`` of the first user info in `text`; empty when there is none.
+    static func accountTag(inURLText text: String) -> String {
+        var userInfo: String?
+        _ = URLUserInfo.replaced(in: text) { info in
+            if userInfo == nil { userInfo = String(info) }
+            return nil
+        }
+        return userInfo.map { " (account \(KeyDigest.hex($0).prefix(16)))" } ?? ""
+    }
+
+    /// An identity read from a state file. Files written before credentials were kept out
+    /// of identities may hold them: they are dropped, and the account tag they stand for
+    /// added, so the place stays that account's and the next save drops the credentials.
+    static func storedIdentity(_ text: String) -> String {
+        let tag = accountTag(inURLText: text)
+        let without = removingUserInfo(text)
+        return tag.isEmpty || without.hasSuffix(tag) ? without : without + tag
+    }
+
+    /// `text` (an absolute URL) with its scheme and host in lower case, its user info and
+    /// a default port (`:80` for http, `:443` for https; an empty one too) dropped, the
+    /// rest as it is (RFC 3986 §6.2.2.1 and §6.2.3). Text that is no `scheme://` URL comes
+    /// back unchanged.
+    static func normalizedURLText(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let scheme = text[..<schemeEnd.lowerBound].lowercased()
+        let rest = text[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        // The port follows the last ':' after an IPv6 literal's ']'.
+        var host = authority
+        var port: Substring = ""
+        let hostEnd = authority.lastIndex(of: "]") ?? authority.startIndex
+        if let colon = authority[hostEnd...].lastIndex(of: ":") {
+            host = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
+        }
+        let defaultPort = ["http": "80", "https": "443"][scheme]
+        let keptPort = port.isEmpty || String(port) == defaultPort ? "" : ":\(port)"
+        return "\(scheme)://\(host.lowercased())\(keptPort)\(rest[authorityEnd...])"
     }
 
     /// Tells apart base URLs that differ only in their query (`?feed=a`, `?feed=b`) without

@@ -48,10 +48,11 @@ extension FeedClient {
     /// backend says it, before each page. A failure on the first page is thrown; a later
     /// one ends the catalog there (``PopularityOrder/stoppedEarly``). Cancelling the task
     /// throws a `.cancelled` error.
-    /// A feed that goes on past `maximumPosts` (a backend that never signals its end) is
+    /// A feed that goes on past `maximumPosts` (a backend that never signals its end;
+    /// default ``InfiniteFeed/maximumCatalogPosts``, where browse's background walk stops too) is
     /// ordered over its first pages that hold that many posts: ``PopularityOrder/cappedAt``.
     public func popularityOrder(
-        maximumPosts: Int = 100_000,
+        maximumPosts: Int = InfiniteFeed.maximumCatalogPosts,
         progress: @Sendable (_ loaded: Int, _ total: Int?) -> Void = { _, _ in }
     ) async throws(RepositoryError) -> PopularityOrder {
         let restarted = await restartInfinite()

@@ -198,7 +198,7 @@ public actor PagedFeed {
                 }
                 noteMissing(from: without)
                 totalMismatch = "the server counts \(claimed) page\(claimed == 1 ? "" : "s")"
-                    + (totalCount.map { " (\($0) posts)" } ?? "") + ", but page \(without) has no posts: "
+                    + (totalCount.map { " (\($0) post\($0 == 1 ? "" : "s"))" } ?? "") + ", but page \(without) has no posts: "
                     + "page \(withPosts) is the last one with posts"
                 logger.warning("\(totalMismatch ?? "")")
                 return try await goTo(page: withPosts)

@@ -11,7 +11,9 @@ import Tracing
 ///
 /// Below the memory layer, images take the same cached-HTTP path as pages
 /// (`CachedHTTPLoader`): one freshness policy (``HTTPFreshness``), revalidation, stale on
-/// error, single flight, and offline as ``CachePolicy/cacheOnly``.
+/// error, single flight, and offline as ``CachePolicy/cacheOnly``. One difference: an image
+/// whose response gives no lifetime is fresh for ``Configuration/defaultFreshness`` (7
+/// days), where a page would be stale at once.
 /// - **Coalescing**: concurrent requests for one URL share one transfer, which is
 ///   cancelled only when every caller has cancelled.
 /// - **Validation**: bodies must sniff as PNG, JPEG, GIF or WebP; anything else is
@@ -45,6 +47,13 @@ public actor ImagePipeline {
         /// one). Without a shared tier only. Default off: the image is on disk when
         /// ``image(for:priority:)`` returns.
         public var storesBehind = false
+        /// How long an image whose response gives no explicit lifetime (no `Cache-Control`
+        /// `max-age` or `no-cache`, no `Expires`) is fresh: ``defaultImageFreshness``, 7 days,
+        /// as SDWebImage's disk cache keeps images (Nuke and Kingfisher ignore the headers).
+        /// After it the image is revalidated with its `ETag` / `Last-Modified` when it has
+        /// one, else fetched again. Explicit headers always win; pages keep RFC 9111's
+        /// heuristic. `nil`: the heuristic for images too.
+        public var defaultFreshness: TimeInterval? = ImagePipeline.defaultImageFreshness
 
         /// Defaults: 100 images, ``MemoryCacheDefaults/totalCostLimit`` bytes, keys from
         /// ``ImagePipeline/defaultCacheKey``, the system clock.
@@ -60,6 +69,9 @@ public actor ImagePipeline {
             self.now = now
         }
     }
+
+    /// 7 days: ``Configuration/defaultFreshness``'s default.
+    public static let defaultImageFreshness: TimeInterval = 7 * 24 * 3600
 
     /// The URL without its fragment.
     public static let defaultCacheKey: @Sendable (URL) -> String = { url in
@@ -228,6 +240,7 @@ public actor ImagePipeline {
         var request = CachedHTTPLoader.Request(
             http: http, key: key, policy: policy, downloadsFolder: downloadsFolder, kind: .image, context: context)
         request.storesBehind = configuration.storesBehind
+        request.defaultLifetime = configuration.defaultFreshness
         let outcome: CachedHTTPLoader.Outcome
         do {
             outcome = try await loader.load(request, in: responses, trail: &trail) { data, _ in

@@ -12,8 +12,10 @@ extension CachedHTTPLoader {
     /// `entry` as a `304` carrying `notModified` leaves it: the freshness headers are the
     /// stored ones each replaced by the `304`'s when it sends that field, the validators
     /// likewise, `Age` is the `304`'s alone (the stored one was the old response's), and
-    /// the expiry is computed from that merged set.
-    static func revalidated(_ entry: DiskCacheEntry, by notModified: HTTPHeaders, now: Date) -> DiskCacheEntry {
+    /// the expiry is computed from that merged set (with `defaultLifetime` when it gives none).
+    static func revalidated(
+        _ entry: DiskCacheEntry, by notModified: HTTPHeaders, now: Date, defaultLifetime: TimeInterval? = nil
+    ) -> DiskCacheEntry {
         let prefix = PageCacheStore.headerPrefix
         var merged = HTTPHeaders()
         for name in freshnessHeaders {
@@ -27,7 +29,7 @@ extension CachedHTTPLoader {
         if let age = notModified["Age"] { merged["Age"] = age }
         if let etag = notModified["ETag"] ?? entry.metadata.etag { merged["ETag"] = etag }
         if let modified = notModified["Last-Modified"] ?? entry.metadata.lastModified { merged["Last-Modified"] = modified }
-        let freshness = HTTPFreshness(headers: merged, now: now)
+        let freshness = HTTPFreshness(headers: merged, now: now, defaultLifetime: defaultLifetime)
         var refreshed = entry
         refreshed.metadata.expiresAt = freshness.expiresAt
         refreshed.metadata.etag = freshness.etag

@@ -63,7 +63,7 @@ extension CachedHTTPLoader {
 
         if response.status == 304 {
             guard let entry else { return .failure(.unaskedNotModified) }
-            let refreshed = Self.revalidated(entry, by: response.headers, now: now)
+            let refreshed = Self.revalidated(entry, by: response.headers, now: now, defaultLifetime: request.defaultLifetime)
             await cache.refresh(forKey: request.key, revalidated: entry.metadata, to: refreshed.metadata)
             markFetched(flightKey)
             return .success(.cached(refreshed, revalidated: true, stale: nil))
@@ -86,7 +86,7 @@ extension CachedHTTPLoader {
         } catch {
             return .failure(.unreadableBody("cannot read the downloaded body: \(error)"))
         }
-        let freshness = HTTPFreshness(headers: response.headers, now: now)
+        let freshness = HTTPFreshness(headers: response.headers, now: now, defaultLifetime: request.defaultLifetime)
         let accepted: Accepted?
         if let validate {
             guard let verdict = validate(body, response.headers) else {

@@ -9,8 +9,10 @@ import Tracing
 /// share one freshness policy, one revalidation, one stale-on-error rule, one
 /// single-flight and one meaning of offline.
 ///
-/// - **Freshness** is ``HTTPFreshness`` (RFC 9111 as a private cache, heuristic freshness
-///   for responses without caching headers), the same for pages and images.
+/// - **Freshness** is ``HTTPFreshness`` (RFC 9111 as a private cache), the same for pages
+///   and images but for responses that give no lifetime: pages get RFC 9111's heuristic
+///   freshness, images a default lifetime (``Request/defaultLifetime``; an image cache
+///   keeps images).
 /// - **Revalidation**: an expired entry is asked for with `If-None-Match` /
 ///   `If-Modified-Since`. A `304` updates the stored freshness headers with its own
 ///   (RFC 9111 §4.3.4: a `Cache-Control: max-age` the `304` does not repeat is kept) and
@@ -53,6 +55,10 @@ final class CachedHTTPLoader: Sendable {
         /// (``runBehind(_:)``, which ``finishTransfers()`` waits for). Only without a shared
         /// tier, which is written from the stored entry.
         var storesBehind = false
+        /// How long a response without an explicit lifetime (no `Cache-Control` lifetime,
+        /// no `Expires`) is fresh: images' ``ImagePipeline/Configuration/defaultFreshness``.
+        /// `nil` (pages): RFC 9111's heuristic (``HTTPFreshness``).
+        var defaultLifetime: TimeInterval? = nil
     }
 
     /// What a validator made of a `2xx` body: its decoded value, shared with the flight's

@@ -7,10 +7,18 @@ import Foundation
 //   "backendIdentity" : "postfeed http://127.0.0.1:6969/api/posts",
 //   "currentPage" : null,
 //   …
-//   "version" : 1
+//   "loadedPostIDs" : [ [ 1, 500 ], 777, [ 900, 851 ] ],
+//   …
+//   "version" : 2
 // }
 //
 // Optional fields are written as explicit `null`, so every file shows every field.
+//
+// `loadedPostIDs` is an ordered list (the posts from the top of the list), written
+// compactly since version 2: a run of consecutive ids is a `[first, last]` pair — `[1, 500]`
+// is 1, 2, …, 500 and `[900, 851]` is 900, 899, …, 851 (a newest-first feed) — and any
+// other id is a plain number. Version 1 wrote every id as a plain number; such files are
+// still read (a plain list is a list of runs of one), and the next save writes version 2.
 extension ListState: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, generation, mode, backendIdentity, pageSize, savedAt
@@ -22,12 +30,16 @@ extension ListState: Codable {
     /// could not be restored (a page size below 1, a paged state without a page, …).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        version = try container.decode(Int.self, forKey: .version)
+        let fileVersion = try container.decode(Int.self, forKey: .version)
+        // An older schema this build reads is upgraded as it is read: the state in memory
+        // is of the current schema, and is saved as such. A newer one is kept as it is, for
+        // `StateFileCheck` to refuse (a value below 1 is `problem`'s to name).
+        version = (1..<Self.currentVersion).contains(fileVersion) ? Self.currentVersion : fileVersion
         generation = try container.decodeIfPresent(Int.self, forKey: .generation) ?? 0
         mode = try container.decode(ListMode.self, forKey: .mode)
         // Files written before credentials were kept out of identities may hold them: read
         // them without, so the place is kept and the next save drops the credentials.
-        backendIdentity = BackendDescription.removingUserInfo(try container.decode(String.self, forKey: .backendIdentity))
+        backendIdentity = BackendDescription.storedIdentity(try container.decode(String.self, forKey: .backendIdentity))
         pageSize = try container.decode(Int.self, forKey: .pageSize)
         let savedAtText = try container.decode(String.self, forKey: .savedAt)
         guard let date = Post.parseDate(savedAtText) else {
@@ -39,7 +51,7 @@ extension ListState: Codable {
         totalCount = try container.decodeIfPresent(Int.self, forKey: .totalCount)
         endReached = try container.decode(Bool.self, forKey: .endReached)
         seenPostIDs = try container.decodeIfPresent(PostIDSet.self, forKey: .seenPostIDs) ?? []
-        loadedPostIDs = try container.decodeElementsIfPresent(forKey: .loadedPostIDs) { try $0.decode(Int.self) } ?? []
+        loadedPostIDs = try container.decodeIDRunsIfPresent(forKey: .loadedPostIDs) ?? []
         loadedPageKeys = try container.decodeElementsIfPresent(forKey: .loadedPageKeys) { try $0.decode(StoredPageKey.self).key } ?? []
         loadedPageCounts = try container.decodeElementsIfPresent(forKey: .loadedPageCounts) { try $0.decode(Int.self) }
         nextPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .nextPageKey)?.key
@@ -63,7 +75,7 @@ extension ListState: Codable {
         try container.encode(totalCount, forKey: .totalCount)
         try container.encode(endReached, forKey: .endReached)
         try container.encode(seenPostIDs, forKey: .seenPostIDs)
-        try container.encodeIntegers(loadedPostIDs, forKey: .loadedPostIDs)
+        try container.encodeIDRuns(loadedPostIDs, forKey: .loadedPostIDs)
         try container.encode(loadedPageKeys.map(StoredPageKey.init), forKey: .loadedPageKeys)
         try container.encodeIntegers(loadedPageCounts, forKey: .loadedPageCounts)
         try container.encode(nextPageKey.map(StoredPageKey.init), forKey: .nextPageKey)
@@ -131,6 +143,87 @@ extension KeyedDecodingContainer {
         values.reserveCapacity(container.count ?? 0)
         while !container.isAtEnd { values.append(try element(&container)) }
         return values
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// An ordered list of ids written as runs (see the top of this file): plain ids and
+    /// `[first, last]` pairs, expanded in order. `nil` when the key is missing or null.
+    /// Throws when a pair is not two ids, or the ids add up to more than
+    /// ``ListState/maximumLoadedPostCount`` (a 20-byte `[0, 9000000000000000000]` must
+    /// not make a run allocate without end).
+    fileprivate func decodeIDRunsIfPresent(forKey key: Key) throws -> [Int]? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        var container = try nestedUnkeyedContainer(forKey: key)
+        var ids: [Int] = []
+        ids.reserveCapacity(container.count ?? 0)
+        while !container.isAtEnd {
+            // A plain id is the usual element of a version 1 file: read as `Int` straight
+            // away. A failed `decode` leaves the container at the element, which is then
+            // read as a pair.
+            if let id = try? container.decode(Int.self) {
+                ids.append(id)
+            } else {
+                var pair = try container.nestedUnkeyedContainer()
+                let first = try pair.decode(Int.self)
+                let last = try pair.decode(Int.self)
+                guard pair.isAtEnd else {
+                    throw DecodingError.dataCorruptedError(
+                        in: pair, debugDescription: "a run of ids is a [first, last] pair, found more than two numbers")
+                }
+                let (width, overflow) = last.subtractingReportingOverflow(first)
+                guard !overflow, width.magnitude < UInt(ListState.maximumLoadedPostCount - ids.count) else {
+                    throw DecodingError.dataCorruptedError(
+                        in: pair, debugDescription: "the run [\(first), \(last)] makes more than \(ListState.maximumLoadedPostCount) loaded ids")
+                }
+                ids.append(contentsOf: first <= last ? Array(first...last) : Array((last...first).reversed()))
+            }
+            if ids.count > ListState.maximumLoadedPostCount {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "more than \(ListState.maximumLoadedPostCount) loaded ids")
+            }
+        }
+        return ids
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// Writes `ids` in order as runs: a run of two or more consecutive ids (counting up or
+    /// down) as a `[first, last]` pair, any other id as a plain number.
+    fileprivate mutating func encodeIDRuns(_ ids: [Int], forKey key: Key) throws {
+        var container = nestedUnkeyedContainer(forKey: key)
+        for run in ListState.idRuns(ids) {
+            if run.first == run.last {
+                try container.encode(run.first)
+            } else {
+                var pair = container.nestedUnkeyedContainer()
+                try pair.encode(run.first)
+                try pair.encode(run.last)
+            }
+        }
+    }
+}
+
+extension ListState {
+    /// `ids` cut into maximal runs of consecutive ids, each counting up or down by one.
+    static func idRuns(_ ids: [Int]) -> [(first: Int, last: Int)] {
+        /// `next - previous` when it is 1 or -1 (no overflow), else `nil`.
+        func step(_ previous: Int, _ next: Int) -> Int? {
+            let (difference, overflow) = next.subtractingReportingOverflow(previous)
+            return !overflow && (difference == 1 || difference == -1) ? difference : nil
+        }
+        var runs: [(first: Int, last: Int)] = []
+        var index = 0
+        while index < ids.count {
+            var end = index
+            if index + 1 < ids.count, let direction = step(ids[index], ids[index + 1]) {
+                end = index + 1
+                while end + 1 < ids.count, step(ids[end], ids[end + 1]) == direction { end += 1 }
+            }
+            runs.append((ids[index], ids[end]))
+            index = end + 1
+        }
+        return runs
     }
 }
 

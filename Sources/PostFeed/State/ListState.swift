@@ -16,8 +16,10 @@ import Foundation
 /// To carry the place into the other mode or a new page size, see
 /// ``switched(to:pageSize:firstPageKey:)``.
 public struct ListState: Sendable, Equatable {
-    /// The schema version this build writes and the newest it reads.
-    public static let currentVersion = 1
+    /// The schema version this build writes and the newest it reads. Version 2 writes
+    /// ``loadedPostIDs`` as runs of consecutive ids (`[[1, 500], 777]`); version 1 files,
+    /// a plain list of ids, are still read.
+    public static let currentVersion = 2
 
     /// Schema version of the file; ``currentVersion`` for new states.
     public var version: Int
@@ -123,6 +125,13 @@ public struct ListState: Sendable, Equatable {
     /// small enough that page arithmetic on it cannot overflow with any page number a
     /// state can name.
     public static let maximumPageSize = 1_000
+
+    /// The most ids ``loadedPostIDs`` may hold: far past any list a reader scrolls (the
+    /// background catalog walk stops at ``InfiniteFeed/maximumCatalogPosts``), small enough
+    /// that a state file cannot make a restore hold an unbounded list (a run `[1, 10^18]`
+    /// is a few bytes). Decoding refuses more; ``ListStateStore`` trims a longer list before
+    /// saving.
+    public static let maximumLoadedPostCount = 5_000_000
 
     /// What is wrong with this state, or `nil` when it can be saved and restored.
     ///

@@ -31,7 +31,10 @@ import Foundation
 ///
 /// File I/O is synchronous and small (one file of a few kilobytes).
 public struct ListStateStore: Sendable {
-    /// Files larger than this are not list state (a million post ids is ~8 MB).
+    /// Files larger than this are not list state, and are never written: a longer place is
+    /// trimmed first, or not saved (see ``save(_:basedOn:makingRoom:)``). Loaded ids are
+    /// kept as runs of consecutive ids, so a million of them take a few bytes; scattered
+    /// ids take about 12 bytes each.
     public static let maximumFileSize = 16 * 1024 * 1024
 
     /// Frees disk space for a save that found the disk full (`ENOSPC`, `EDQUOT`): handed
@@ -166,15 +169,7 @@ public struct ListStateStore: Sendable {
             case .failure?: current = nil; _ = try? StateFileSystem.moveAside(url, at: now())
             case nil: current = nil
             }
-            let toWrite = try Self.checked(update(current), url: url)
-            let data: Data
-            do {
-                data = try toWrite.jsonData()
-            } catch {
-                throw ListStateError(
-                    .invalidState, url: url,
-                    message: "could not encode \(mode) list state for \(Self.display(url)) (\(error)); nothing was written")
-            }
+            let (toWrite, data) = try Self.encodedToFit(Self.checked(update(current), url: url), url: url, notices: &notices)
             do throws(SystemCallFailure) {
                 try room.retryingOnFullDisk(needing: data.count + Self.roomHeadroom) { () throws(SystemCallFailure) in
                     try StateFileSystem.writeAtomically(data, to: url)
@@ -192,6 +187,51 @@ public struct ListStateStore: Sendable {
             // following save) finds these bytes and skips decoding them.
             memo.remember(toWrite.asStored, for: mode, bytes: data)
             return toWrite
+        }
+    }
+
+    /// `state` and its bytes, trimmed when needed so that the reader takes the file back
+    /// (at most ``maximumFileSize`` bytes, at most ``ListState/maximumLoadedPostCount`` ids;
+    /// see `ListState+Fitting.swift`), each trim said in `notices`. Throws `.invalidState`
+    /// when it cannot be encoded, or cannot be made small enough: nothing is written then.
+    static func encodedToFit(
+        _ state: ListState, url: URL, maximumBytes: Int = maximumFileSize, notices: inout [String]
+    ) throws(ListStateError) -> (state: ListState, data: Data) {
+        var candidate = state
+        var trims: [String] = []
+        var steps = state.trimmingSteps[...]
+        while true {
+            var size: Int?
+            if candidate.hasReadableIDCount {
+                let data: Data
+                do {
+                    data = try candidate.jsonData()
+                } catch {
+                    throw ListStateError(
+                        .invalidState, url: url,
+                        message: "could not encode \(state.mode) list state for \(display(url)) (\(error)); nothing was written")
+                }
+                if data.count <= maximumBytes {
+                    notices += trims.map { "the place is too large for \(display(url)) (at most \(maximumBytes) bytes): \($0)" }
+                    return (candidate, data)
+                }
+                size = data.count
+            }
+            // The next step that applies and leaves a state that may be saved.
+            var next: ListState.Trim?
+            while next == nil, let step = steps.popFirst() {
+                if let trim = step(candidate), trim.state.problem == nil { next = trim }
+            }
+            guard let next else {
+                let what = size.map { "would be \($0) bytes, more than the \(maximumBytes) a state file may hold" }
+                    ?? "holds \(candidate.loadedPostIDs.count) loaded posts, more than the \(ListState.maximumLoadedPostCount) a state file may hold"
+                throw ListStateError(
+                    .invalidState, url: url,
+                    message: "not saving \(state.mode) list state to \(display(url)): it \(what), and the next run could not "
+                        + "read it back; nothing was written, so the previous place stays (postfeed state reset starts over)")
+            }
+            candidate = next.state
+            trims.append(next.notice)
         }
     }
 

@@ -98,7 +98,8 @@ enum StateFileCheck {
     /// `[]` stands for every element of an array, `?` for the number or offset of a page key.
     private static let wholeNumberFields: [[String]] = [
         ["version"], ["generation"], ["pageSize"], ["totalCount"], ["currentPage"],
-        ["anchor", "index"], ["anchor", "postID"], ["loadedPostIDs", "[]"], ["loadedPageCounts", "[]"],
+        ["anchor", "index"], ["anchor", "postID"], ["loadedPostIDs", "[]"], ["loadedPostIDs", "[]", "[]"],
+        ["loadedPageCounts", "[]"],
         ["seenPostIDs", "[]"], ["seenPostIDs", "[]", "[]"],
         ["loadedPageKeys", "[]", "?"], ["nextPageKey", "?"], ["currentPageKey", "?"],
     ]

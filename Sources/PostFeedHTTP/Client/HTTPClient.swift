@@ -109,12 +109,16 @@ public final class HTTPClient: HTTPLoading {
         // may not really sleep them).
         var spent = Duration.zero
         var attempt = 1
+        // The stall limit of each attempt that stalled, to say them all when the last one
+        // stalls too (three 15 s stalls are 45 s, not "nothing received for 15 s").
+        var stalls: [Duration] = []
         while true {
             let delay: Duration
             let started = ContinuousClock.now
+            let attemptTimeouts = Self.attemptTimeouts(timeouts, spent: spent)
             do {
                 var outcome = try await perform(
-                    request, origin: origin, timeouts: Self.attemptTimeouts(timeouts, spent: spent), sink: try makeSink())
+                    request, origin: origin, timeouts: attemptTimeouts, sink: try makeSink())
                 spent += ContinuousClock.now - started
                 outcome.metrics.attempt = attempt
                 guard attempt < attempts, policy.retryableStatuses.contains(outcome.status) else { return outcome }
@@ -131,9 +135,12 @@ public final class HTTPClient: HTTPLoading {
                 logger.debug("retrying after HTTP \(outcome.status)", metadata: ["url": "\(URLUserInfo.removed(from: request.url.absoluteString))", "delay": "\(delay)"])
             } catch {
                 spent += ContinuousClock.now - started
-                guard attempt < attempts, error.isTransient else { throw error }
+                if error.code == .timedOut, error.timeout == .stall, let limit = StallWatch.limit(of: attemptTimeouts) {
+                    stalls.append(limit)
+                }
+                guard attempt < attempts, error.isTransient else { throw Self.countingStalls(error, stalls, attempts: attempt) }
                 delay = policy.backoff(afterAttempt: attempt)
-                guard Self.fits(delay, after: spent, in: timeouts) else { throw error }
+                guard Self.fits(delay, after: spent, in: timeouts) else { throw Self.countingStalls(error, stalls, attempts: attempt) }
                 logger.debug("retrying after \(error.code)", metadata: ["url": "\(URLUserInfo.removed(from: request.url.absoluteString))", "delay": "\(delay)"])
             }
             do {
@@ -144,6 +151,19 @@ public final class HTTPClient: HTTPLoading {
             spent += delay
             attempt += 1
         }
+    }
+
+    /// `error`, the last attempt's, saying every stall when more than one attempt stalled:
+    /// "nothing received for 15.0 seconds on each of 3 attempts (45.0 seconds in all)".
+    static func countingStalls(_ error: HTTPClientError, _ stalls: [Duration], attempts: Int) -> HTTPClientError {
+        guard error.timeout == .stall, stalls.count > 1 else { return error }
+        let total = stalls.reduce(Duration.zero, +)
+        let limits = Set(stalls).count == 1 && stalls.count == attempts
+            ? "\(stalls[0]) on each of \(attempts) attempts"
+            : stalls.map { "\($0)" }.joined(separator: ", ") + " on \(stalls.count) of \(attempts) attempts"
+        return HTTPClientError(
+            error.code, url: error.url, status: error.status, curlCode: error.curlCode, curlMessage: error.curlMessage,
+            timeout: error.timeout, detail: "nothing received for \(limits) (\(total) in all)")
     }
 
     /// Whether waiting `delay` after `spent` still leaves time for another attempt within

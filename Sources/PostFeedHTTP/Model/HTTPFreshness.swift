@@ -9,14 +9,17 @@ import Foundation
 /// 3. `max-age=N` → fresh for `N` seconds less the response's `Age`.
 /// 4. `Expires` → fresh until then, measured against the server's `Date` so a client
 ///    clock that is off does not shift it; an unreadable `Expires` means already expired.
-/// 5. No explicit lifetime (§4.2.2, heuristic freshness): a tenth of the time since
-///    `Last-Modified`, at most ``heuristicLimit``; without `Last-Modified`, expired at
-///    once. An expired entry is still kept: it is revalidated (`304`) and serves offline
-///    reading and failures.
+/// 5. No explicit lifetime, and a `defaultLifetime` given (images: an image cache keeps
+///    images, see `ImagePipeline.Configuration.defaultFreshness`): fresh for that long.
+/// 6. No explicit lifetime otherwise (pages; §4.2.2, heuristic freshness): a tenth of the
+///    time since `Last-Modified`, at most ``heuristicLimit``; without `Last-Modified`,
+///    expired at once. An expired entry is still kept: it is revalidated (`304`, when it
+///    has a validator) and serves offline reading and failures.
 ///
 /// ```swift
 /// let freshness = HTTPFreshness(headers: response.headers, now: Date())
 /// if freshness.isStorable { cache.store(…, expiresAt: freshness.expiresAt) }
+/// let image = HTTPFreshness(headers: response.headers, now: Date(), defaultLifetime: 7 * 86_400)
 /// ```
 public struct HTTPFreshness: Sendable, Hashable {
     /// `false` for `Cache-Control: no-store`.
@@ -24,7 +27,8 @@ public struct HTTPFreshness: Sendable, Hashable {
     /// When the stored copy stops being fresh and must be revalidated. `now` for
     /// `no-cache` and for a response that gives nothing to go on.
     public var expiresAt: Date
-    /// Whether ``expiresAt`` is a heuristic (rule 5), not the server's word.
+    /// Whether ``expiresAt`` is a heuristic or the default lifetime (rules 5 and 6), not
+    /// the server's word.
     public var isHeuristic: Bool
     /// The `ETag` value, a validator sent back as `If-None-Match` on revalidation.
     public var etag: String?
@@ -38,8 +42,10 @@ public struct HTTPFreshness: Sendable, Hashable {
     public static let heuristicFraction = 0.1
 
     /// Reads a response's `Cache-Control`, `Age`, `Expires`, `Date`, `ETag` and
-    /// `Last-Modified`; `now` is when the response arrived.
-    public init(headers: HTTPHeaders, now: Date) {
+    /// `Last-Modified`; `now` is when the response arrived. `defaultLifetime`, in seconds,
+    /// replaces the heuristic for a response that gives no explicit lifetime (no
+    /// `no-cache`, `max-age` or `Expires`); `nil` (the default) keeps RFC 9111's heuristic.
+    public init(headers: HTTPHeaders, now: Date, defaultLifetime: TimeInterval? = nil) {
         let directives = Self.directives(headers.values(for: "Cache-Control"))
         isStorable = directives["no-store"] == nil
         etag = headers["ETag"]
@@ -64,6 +70,9 @@ public struct HTTPFreshness: Sendable, Hashable {
             } else {
                 expiresAt = now
             }
+        } else if let defaultLifetime {
+            expiresAt = now.addingTimeInterval(max(0, defaultLifetime))
+            isHeuristic = true
         } else if let modified = lastModified.flatMap(HTTPDate.parse) {
             let age = max(0, (serverNow ?? now).timeIntervalSince(modified))
             expiresAt = now.addingTimeInterval(min(Self.heuristicLimit, age * Self.heuristicFraction))

@@ -10,7 +10,8 @@ extension JSONValue: Hashable {
         case (.number(let a), .number(let b)):
             if a == b { return true }
             if let x = Int(a), let y = Int(b) { return x == y }
-            guard let x = Double(a), let y = Double(b) else { return false }
+            // Numbers outside Double's range (`1e999`) are equal only as written.
+            guard let x = Double(a), let y = Double(b), x.isFinite, y.isFinite else { return false }
             return x == y
         case (.string(let a), .string(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b

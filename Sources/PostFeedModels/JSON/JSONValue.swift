@@ -20,7 +20,9 @@ public enum JSONValue: Sendable {
     /// `true` or `false`.
     case bool(Bool)
     /// A number's literal text, e.g. `42`, `-0.5`, `1e3`; checked against the JSON grammar
-    /// when parsed, finite.
+    /// when parsed. It may lie outside `Double`'s range (`1e999`): valid JSON, which only
+    /// the field that reads it cannot use (``doubleValue`` and ``integerValue`` are `nil`,
+    /// ``isOutOfRange`` is `true`).
     case number(String)
     /// A string, unescaped.
     case string(String)
@@ -100,6 +102,15 @@ public enum JSONValue: Sendable {
         }
     }
 
+    /// `true` for a number no Swift number holds as written: outside `Double`'s range
+    /// (`1e999`), or an integer literal beyond 64 bits (`123456789012345678901234567890`).
+    public var isOutOfRange: Bool {
+        guard case .number(let literal) = self else { return false }
+        guard let value = Double(literal), value.isFinite else { return true }
+        let integral = !literal.contains { $0 == "." || $0 == "e" || $0 == "E" }
+        return integral && Int(literal) == nil
+    }
+
     /// The JSON type's name, for error messages: `a string`, `an object`, …
     public var typeDescription: String {
         switch self {
@@ -146,10 +157,9 @@ extension JSONValue: JSONTreeValue {
     /// `.object(members)`: document order and repeated keys kept.
     public static func jsonObject(_ members: [(key: String, value: JSONValue)]) -> JSONValue { .object(members) }
 
-    /// The literal as written; a number out of `Double`'s range (`1e999`) is refused.
+    /// The literal as written, also one outside `Double`'s range (`1e999`): one such
+    /// number in a page is the problem of the field that holds it, not of the whole page.
     public static func jsonNumber(literal: String, integral: Bool) -> JSONValue? {
-        if integral, Int(literal) != nil { return .number(literal) }
-        guard let value = Double(literal), value.isFinite else { return nil }
-        return .number(literal)
+        .number(literal)
     }
 }

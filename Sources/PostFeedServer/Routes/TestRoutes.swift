@@ -18,6 +18,7 @@ struct TestRoutes {
         router.get("/test/delay/:ms") { _, context in try await delay(context) }
         router.get("/test/gzip") { request, _ in gzip(request) }
         router.get("/test/etag") { request, _ in try etag(request) }
+        router.get("/test/bare-image/:name") { _, context in try bareImage(context) }
         router.get("/test/flaky") { request, _ in try flaky(request) }
         router.get("/test/requests") { _, _ in requestCounts() }
         registerConnectionRoutes(on: router)
@@ -156,6 +157,18 @@ struct TestRoutes {
             response.headers[.lastModified] = nil
         }
         return response
+    }
+
+    /// An image of the catalog as many origins send one (httpbin's `/image/png`): its bytes
+    /// and `Content-Type`, and no `Cache-Control`, `Expires`, `ETag` or `Last-Modified`.
+    private func bareImage(_ context: FixtureRequestContext) throws -> Response {
+        let name = context.parameters.get("name") ?? ""
+        guard let image = state.images.image(named: name) else {
+            throw APIError.notFound("image '\(name)' does not exist")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = image.contentType
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: image.bytes))
     }
 
     private func flaky(_ request: Request) throws -> Response {

@@ -124,7 +124,7 @@ extension BrowseScreen {
             let target = max(0, PlaceConverter.saturatingAdd(top, delta))
             top = min(target, max(0, shown.viewCount - 1))
             if delta > 0, PlaceConverter.saturatingAdd(top, visibleCount) >= shown.viewCount, !shown.hasMore {
-                say("end of the feed (\(shown.viewCount) posts)")
+                say("end of the feed (\(counted(shown.viewCount, "post")))")
             }
             if delta != 0 { startCatalogLoad() }
             refreshView()

@@ -336,9 +336,9 @@ extension BrowseScreen {
         let feed = client.infinite
         let shownCount = shown.loaded
         start(.poll) { _ in
-            let (count, total, loading, more, failure) = (
+            let (count, total, loading, more, failure, capped) = (
                 await feed.count, await feed.totalCount, await feed.isBackgroundLoading, await feed.hasMore,
-                await feed.backgroundError
+                await feed.backgroundError, await feed.backgroundCatalogCappedAt
             )
             return { screen in
                 // Paused (paged mode) or reset (a refresh) since the poll began.
@@ -346,6 +346,13 @@ extension BrowseScreen {
                 let progress = "catalog: \(count)\(total.map { " of \($0)" } ?? "") posts loaded…"
                 if let failure {
                     screen.catalog.line = "catalog stopped at \(count) posts: \(failure)"
+                } else if let capped, !loading, more {
+                    // The same bound as `list --sort popularity`: the walk is not resumed.
+                    screen.catalog.finished = true
+                    screen.catalog.line = "catalog stopped at \(capped) posts: the feed goes on without saying where it ends "
+                        + "(scroll on to load more)"
+                    screen.ticker?.cancel()
+                    screen.ticker = nil
                 } else if loading {
                     screen.catalog.line = progress
                 } else if more {

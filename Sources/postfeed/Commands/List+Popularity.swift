@@ -62,7 +62,8 @@ struct PopularityListing {
             if !take.isEmpty { try place.save(in: folder) }
         } else {
             guard !take.isEmpty else {
-                print("All \(ranked.count) posts were printed by popularity; 'postfeed list --sort popularity --restart' starts over.")
+                print("\(ranked.count == 1 ? "The 1 post was" : "All \(ranked.count) posts were") printed by popularity; "
+                      + "'postfeed list --sort popularity --restart' starts over.")
                 return
             }
             print("Most popular first: \(firstRank)–\(firstRank + take.count - 1) of \(ranked.count) "
@@ -80,7 +81,7 @@ struct PopularityListing {
             }
             let printed = firstRank + take.count - 1
             print(printed >= ranked.count
-                  ? "— end of the popularity order (\(ranked.count) posts) —"
+                  ? "— end of the popularity order (\(counted(ranked.count, "post"))) —"
                   : "— \(printed) of \(ranked.count) posts by popularity; 'postfeed list --sort popularity' continues —")
         }
         if await client.infinite.isShowingStaleContent, let reason = await client.infinite.staleReason {

@@ -166,14 +166,24 @@ struct List: AsyncParsableCommand {
             throw failureToReport
         }
         if !json {
+            // Counts are of the backend's list, hidden posts (--unseen) included: how far
+            // the loaded posts reach, the same meaning run after run.
+            let listed = await client.infinite.listedCount
             if !reading.hasMore {
-                if end == 0 {
+                if listed == 0 {
                     print("The feed is empty: the backend has no posts yet.")
+                } else if end == 0 {
+                    // Every post is hidden by --unseen: none is new, the feed is not empty.
+                    print("All \(listed == 1 ? "1 post has" : "\(listed) posts have") been seen; "
+                          + "'postfeed list --restart' without --unseen shows them again.")
+                } else if end == reading.start {
+                    print("End of the feed: \(listed == 1 ? "its 1 post is" : "all \(listed) posts are") loaded; "
+                          + "'postfeed list --restart' starts over.")
                 } else {
-                    print(end == reading.start ? "End of the feed: all \(end) posts are loaded; 'postfeed list --restart' starts over." : "— end of the feed (\(end) posts) —")
+                    print("— end of the feed (\(counted(listed, "post"))) —")
                 }
             } else {
-                print("— \(end)\(reading.totalCount.map { " of \($0)" } ?? "") posts loaded; 'postfeed list' continues —")
+                print("— \(listed)\(reading.totalCount.map { " of \($0)" } ?? "") posts loaded; 'postfeed list' continues —")
             }
         }
         try await finishImages(loads)

@@ -97,8 +97,53 @@ struct StateJSON: Decodable {
     var anchor: Anchor?
     var totalCount: Int?
     var endReached: Bool
+    /// Expanded from the file's runs (`[[1, 20], 25]` is 1…20 and 25; state version 2).
     var loadedPostIDs: [Int]
     var currentPage: Int?
+
+    private enum CodingKeys: String, CodingKey {
+        case version, mode, backendIdentity, pageSize, savedAt, anchor, totalCount, endReached, loadedPostIDs, currentPage
+    }
+
+    /// One element of `loadedPostIDs`: an id, or a `[first, last]` run counting up or down.
+    private enum IDRun: Decodable {
+        case id(Int)
+        case run(Int, Int)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let id = try? container.decode(Int.self) {
+                self = .id(id)
+            } else {
+                let pair = try container.decode([Int].self)
+                guard pair.count == 2 else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "a run is [first, last]")
+                }
+                self = .run(pair[0], pair[1])
+            }
+        }
+
+        var ids: [Int] {
+            switch self {
+            case .id(let id): [id]
+            case .run(let first, let last): first <= last ? Array(first...last) : Array((last...first).reversed())
+            }
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        mode = try container.decode(String.self, forKey: .mode)
+        backendIdentity = try container.decode(String.self, forKey: .backendIdentity)
+        pageSize = try container.decode(Int.self, forKey: .pageSize)
+        savedAt = try container.decode(String.self, forKey: .savedAt)
+        anchor = try container.decodeIfPresent(Anchor.self, forKey: .anchor)
+        totalCount = try container.decodeIfPresent(Int.self, forKey: .totalCount)
+        endReached = try container.decode(Bool.self, forKey: .endReached)
+        loadedPostIDs = try container.decode([IDRun].self, forKey: .loadedPostIDs).flatMap(\.ids)
+        currentPage = try container.decodeIfPresent(Int.self, forKey: .currentPage)
+    }
 }
 
 /// `mode --json` after a switch.

@@ -147,6 +147,44 @@ struct PageDecoderTests {
         #expect(page.nextKey != nil || page.posts.count < 10, "the page still walks on as its length says")
     }
 
+    @Test("a popularity outside Double's range (1e999) costs that field only, not the page")
+    func popularityOutOfRangeCostsTheField() throws {
+        // Given a page one of whose posts has a popularity no Double holds
+        let body = #"""
+            [{"id":1,"title":"fine","popularity":3},
+             {"id":2,"title":"too popular","popularity":1e999},
+             {"id":3,"title":"fine too","popularity":-1e999}]
+            """#
+
+        // When it is decoded
+        let page = try decoder("json-server").decode(
+            body: Data(body.utf8), headers: [:], url: URL(string: "http://h/p")!, key: .number(1))
+
+        // Then every post is kept, the two without a popularity, and that is noted as out of range
+        #expect(page.posts.map(\.id) == [1, 2, 3])
+        #expect(page.posts.map(\.popularity) == [3, nil, nil])
+        #expect(page.decodingProblems == [
+            #"post #2 shown without it: field "popularity" is 1e999, out of range (expected a finite number)"#,
+            #"post #3 shown without it: field "popularity" is -1e999, out of range (expected a finite number)"#,
+        ])
+    }
+
+    @Test("an id beyond 64 bits is out of range, not 'expected a whole number'")
+    func idBeyond64BitsIsOutOfRange() throws {
+        // Given a post whose id no Int holds
+        let body = #"[{"id":1,"title":"fine"},{"id":123456789012345678901234567890,"title":"huge id"}]"#
+
+        // When decoded
+        let page = try decoder("json-server").decode(
+            body: Data(body.utf8), headers: [:], url: URL(string: "http://h/p")!, key: .number(1))
+
+        // Then the post is skipped as out of range
+        #expect(page.posts.map(\.id) == [1])
+        #expect(page.decodingProblems == [
+            #"post #2 skipped: field "id" is 123456789012345678901234567890, out of range (expected a whole number of at most 64 bits)"#
+        ])
+    }
+
     /// `"7"` and `7` are one id: the post was shown twice under two numbers, and the saved
     /// place kept it once, so the numbers after it moved between runs.
     @Test("a post listed twice in one page is kept once, where it first comes, and noted; the page still walks on by what was sent")

@@ -96,11 +96,16 @@ struct ListStateMergeTests {
         }
     }
 
-    @Test("an identity saved with credentials is read without them")
+    @Test("an identity saved with credentials is read without them, as that account's")
     func identityWithoutCredentials() throws {
         var state = StateSamples.infinite()
         state.backendIdentity = "postfeed http://me:secret@127.0.0.1:6969/api/posts"
         let decoded = try ListState(jsonData: try JSONEncoder().encode(state))
-        #expect(decoded.backendIdentity == StateSamples.backend)
+        // The credentials go; the account tag they stand for stays (issue 29, item 11), so
+        // the place is still that account's and no other's.
+        let account = try BackendDescription.preset(.postfeed, baseURL: try #require(URL(string: "http://me:secret@127.0.0.1:6969")))
+        #expect(decoded.backendIdentity == account.identity)
+        #expect(decoded.backendIdentity.hasPrefix(StateSamples.backend + " (account "))
+        #expect(!decoded.backendIdentity.contains("secret"))
     }
 }

@@ -29,9 +29,9 @@ struct ListStateStoreUnusableFileTests {
             state.pageSize = 0
             return try state.jsonData()
         },
-        BadFile(name: "newer version", mode: .paged, kind: .newerVersion, says: "was saved by a newer PostFeed (state version 2") {
+        BadFile(name: "newer version", mode: .paged, kind: .newerVersion, says: "was saved by a newer PostFeed (state version \(ListState.currentVersion + 1)") {
             var state = StateSamples.paged()
-            state.version = 2
+            state.version = ListState.currentVersion + 1
             return try state.jsonData()
         },
         BadFile(

@@ -60,9 +60,16 @@ struct ListStateValidationTests {
         },
         .init(name: "a post id 1.5", mode: .infinite, kind: .corrupt, says: "loadedPostIDs[2]: 1.5 is not a whole number") {
             try edited(StateSamples.infinite()) { object in
-                var ids = object["loadedPostIDs"] as? [Any] ?? []
+                // Written as plain numbers (version 1's form, still read): the sample's ids
+                // are one run, `[[1000, 1049]]`, in the current form.
+                var ids: [Any] = StateSamples.ids(0..<50)
                 ids[2] = 1.5
                 object["loadedPostIDs"] = ids
+            }
+        },
+        .init(name: "a run's end 1.5", mode: .infinite, kind: .corrupt, says: "loadedPostIDs[0][1]: 1.5 is not a whole number") {
+            try edited(StateSamples.infinite()) { object in
+                object["loadedPostIDs"] = [[1000, 1.5]]
             }
         },
     ]

@@ -42,7 +42,8 @@ struct PostDecoder: Sendable {
         guard case .object = item else {
             throw FieldProblem(message: "expected an object, got \(item.typeDescription)")
         }
-        let id = try required(fields.id, in: item, expected: "a whole number") { $0.integerValue }
+        let id = try required(
+            fields.id, in: item, expected: "a whole number", outOfRange: "a whole number of at most 64 bits") { $0.integerValue }
         let title = try required(fields.title, in: item, expected: "a string", Self.text)
         func optionalPart<T>(_ names: [String], expected: String, _ convert: (JSONValue) -> T?) -> T? {
             do {
@@ -85,21 +86,29 @@ struct PostDecoder: Sendable {
     // MARK: Field lookup
 
     private func required<T>(
-        _ names: [String], in item: JSONValue, expected: String, _ convert: (JSONValue) -> T?
+        _ names: [String], in item: JSONValue, expected: String, outOfRange: String? = nil, _ convert: (JSONValue) -> T?
     ) throws(FieldProblem) -> T {
-        guard let value = try optional(names, in: item, expected: expected, convert) else {
+        guard let value = try optional(names, in: item, expected: expected, outOfRange: outOfRange, convert) else {
             let tried = names.count > 1 ? " (tried \(names.map { "\"\($0)\"" }.joined(separator: ", ")))" : ""
             throw FieldProblem(message: "field \"\(names.first ?? "?")\" missing\(tried)")
         }
         return value
     }
 
+    /// The first of `names` present and not null, converted; throws naming the field when
+    /// it cannot be (a number no Swift number holds is "out of range", with `outOfRange`
+    /// or `expected` saying what would do).
     private func optional<T>(
-        _ names: [String], in item: JSONValue, expected: String, _ convert: (JSONValue) -> T?
+        _ names: [String], in item: JSONValue, expected: String, outOfRange: String? = nil, _ convert: (JSONValue) -> T?
     ) throws(FieldProblem) -> T? {
         for name in names {
             guard let value = item.value(atPath: name), !value.isNull else { continue }
             guard let converted = convert(value) else {
+                if case .number(let literal) = value, value.isOutOfRange {
+                    // A server's literal may be thousands of digits long: its ends are enough.
+                    let shown = literal.utf8.count > 40 ? "\(literal.prefix(24))…\(literal.suffix(8))" : literal
+                    throw FieldProblem(message: "field \"\(name)\" is \(shown), out of range (expected \(outOfRange ?? expected))")
+                }
                 let got: String =
                     if case .string(let text) = value { "\"\(text.prefix(40))\"" } else { value.typeDescription }
                 throw FieldProblem(message: "field \"\(name)\" is \(got), expected \(expected)")

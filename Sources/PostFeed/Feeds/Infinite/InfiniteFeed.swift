@@ -52,6 +52,9 @@ public actor InfiniteFeed {
     var staleRevalidation: PageKey?
     /// Why the background catalog load stopped, if it failed.
     public internal(set) var backgroundError: RepositoryError?
+    /// The post count the background catalog load stopped at because the feed went on past
+    /// ``maximumCatalogPosts`` (a backend that never says it ended); `nil` otherwise.
+    public internal(set) var backgroundCatalogCappedAt: Int?
     /// Why the list was ended early because the backend made no progress (a page of posts
     /// already loaded, a next key already walked); also logged as a warning. `nil` normally.
     public internal(set) var stalledWalk: String?
@@ -89,6 +92,10 @@ public actor InfiniteFeed {
 
     /// Posts loaded so far (resident or not).
     public var count: Int { segments.reduce(0) { $0 + $1.shownCount } }
+    /// Posts of the backend's list loaded so far: ``count`` plus the posts
+    /// ``Configuration/unseenOnly`` hides. How far into the backend's list the feed
+    /// reaches (the position of its last loaded post), whatever is hidden.
+    public var listedCount: Int { segments.reduce(0) { $0 + $1.listedCount } }
     /// Whether pages follow the last one loaded.
     public var hasMore: Bool { nextKey != nil }
     /// Whether a load of the next page is in flight.
