@@ -160,3 +160,25 @@ struct ListStateStoreSymbolicLinkTests {
         fixture.expectOutsideUntouched("reset")
     }
 }
+
+/// Issue 29, item 3: files set aside within one second never overwrite each other.
+@Suite("Setting State files aside")
+struct StateSetAsideTests {
+    @Test("two damaged files set aside within one second keep both, under -2")
+    func twoInOneSecond() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let store = ListStateStore(cacheRoot: folder.url, now: StateSamples.clock)
+        let name = "popularity-order-state.json"
+        try store.write(Data("first".utf8), toFileNamed: name)
+        let first = try store.setAside(fileNamed: name)
+        try store.write(Data("second".utf8), toFileNamed: name)
+        let second = try store.setAside(fileNamed: name)
+
+        #expect(first.lastPathComponent == "\(name).corrupt-20250501T100000Z")
+        #expect(second.lastPathComponent == "\(name).corrupt-20250501T100000Z-2")
+        #expect(try Data(contentsOf: first) == Data("first".utf8))
+        #expect(try Data(contentsOf: second) == Data("second".utf8))
+        #expect(try store.contents(ofFileNamed: name, maximumBytes: 100) == nil)
+    }
+}

@@ -66,8 +66,7 @@ struct StateLinkFixture {
     }
 
     static func isLink(_ path: URL) -> Bool {
-        var status = stat()
-        return lstat(path.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path.path)) != nil
     }
 
     func expectOutsideUntouched(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -83,9 +82,9 @@ struct StateLinkFixture {
         var times: [String: Date] = [:]
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
             let path = folder.appendingPathComponent(name).path
-            var status = stat()
-            guard lstat(path, &status) == 0 else { continue }
-            times[name] = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9)
+            // attributesOfItem does not follow a final link (lstat).
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }
+            times[name] = attributes[.modificationDate] as? Date
             bytes[name] = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
         }
         return (bytes, times)
