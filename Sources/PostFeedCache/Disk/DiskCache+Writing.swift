@@ -48,6 +48,18 @@ extension DiskCache {
         removeSource()  // still there only if the write was refused and swallowed
     }
 
+    /// Adopts the download `name` in `folder` — reached by name through the folder's
+    /// descriptor, so a link put in place of `.tmp` meanwhile is not followed — as
+    /// ``storeFile(at:metadata:forKey:)`` does. The file is gone afterwards, whatever the outcome.
+    public func storeDownload(named name: String, in folder: DownloadFolder, metadata: CacheEntryMetadata, forKey key: String) throws {
+        let source = (folder: folder.handle, name: name)
+        defer { folder.remove(name) }  // still there only if the write was refused or failed
+        guard beginWrite() else { return }
+        try recordingWriteOutcome {
+            try adopt(folder.path(of: name), at: source, metadata: metadata, key: key)
+        }
+    }
+
     /// The folder and name of a download to adopt: through the held `.tmp` handle when it is
     /// in ``temporaryDirectory``, else through its folder opened by path (the caller's).
     private func downloadLocation(_ sourcePath: String) throws(SystemCallError) -> (folder: DirectoryHandle, name: String) {

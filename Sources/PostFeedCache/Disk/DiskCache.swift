@@ -170,6 +170,20 @@ public final class DiskCache: DataCaching {
         URL(fileURLWithPath: layout.temporaryDirectory, isDirectory: true)
     }
 
+    /// ``temporaryDirectory``, held open: download files are created, adopted and removed
+    /// by name through it (``DownloadFolder``), so a link put in place of `.tmp` while the
+    /// cache is open is refused rather than followed. Created when missing.
+    ///
+    /// - Throws: ``DiskCacheError`` — ``DiskCacheError/Code/symbolicLink`` when `.tmp` (or
+    ///   the cache folder) is a link, ``DiskCacheError/Code/notWritable`` when it cannot be made.
+    public func downloadFolder() throws(DiskCacheError) -> DownloadFolder {
+        do throws(SystemCallError) {
+            return DownloadFolder(handle: try folders.temporary(creating: true))
+        } catch {
+            throw DiskCacheError(error, key: nil)
+        }
+    }
+
     /// Whether writes currently reach the disk; see "A disk that refuses writes" above.
     public var isWritable: Bool {
         state.withLock { $0.unwritableSince == nil }

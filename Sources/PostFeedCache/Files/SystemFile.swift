@@ -32,6 +32,14 @@ final class SystemFile {
 
     deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
 
+    /// Hands the open descriptor to the caller, who closes it; afterwards the file must not
+    /// be used.
+    func releaseDescriptor() -> Int32 {
+        let descriptor = self.descriptor
+        self.descriptor = -1
+        return descriptor
+    }
+
     /// Closes the descriptor now, reporting what `close` says (a deferred write error on
     /// some file systems); afterwards the file must not be used.
     func close() throws(SystemCallError) {

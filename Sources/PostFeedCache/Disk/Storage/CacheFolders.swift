@@ -12,7 +12,8 @@ import Synchronization
 /// **Moved or removed underneath.** Every use checks (one `fstatat` of one name) that the
 /// directory is still the one at its path; when it was removed or replaced, the handles
 /// are opened again from the path (or the use fails as for a missing folder). A fan-out
-/// folder or `.tmp` removed since it was opened (no link count left) is opened again too.
+/// folder removed since it was opened (no link count left) is opened again too, and so is
+/// `.tmp` when it is no longer the folder at its name (removed, moved away, replaced).
 final class CacheFolders: Sendable {
     /// The cache directory's path, for messages.
     let path: String
@@ -49,7 +50,9 @@ final class CacheFolders: Sendable {
     func temporary(creating: Bool = false) throws(SystemCallError) -> DirectoryHandle {
         try opened.withLock { (opened: inout Opened?) throws(SystemCallError) -> DirectoryHandle in
             var state = try current(&opened, creating: creating)
-            if let temporary = state.temporary, !temporary.isRemoved { return temporary }
+            if let temporary = state.temporary, Self.isStill(temporary, named: CacheLayout.temporaryFolderName, in: state.directory) {
+                return temporary
+            }
             let temporary = try state.directory.folder(CacheLayout.temporaryFolderName, creating: creating)
             state.temporary = temporary
             opened = state
@@ -67,6 +70,13 @@ final class CacheFolders: Sendable {
             opened = state
             return handle
         }
+    }
+
+    /// Whether `handle` is still the folder `name` in `directory` — not removed, moved
+    /// away or replaced (by a link, say) since it was opened.
+    private static func isStill(_ handle: DirectoryHandle, named name: String, in directory: DirectoryHandle) -> Bool {
+        guard let atName = directory.status(name), let own = handle.ownStatus() else { return false }
+        return FileIdentity(atName) == FileIdentity(own)
     }
 
     /// The open folders, checked against the path and opened again when stale.
