@@ -46,6 +46,11 @@ public struct CacheLocation: Sendable, Hashable {
     /// The first that applies: `explicit` (`--cache-dir`), `$POSTFEED_CACHE_DIR`, `./Cache`
     /// when the working directory has a `Cache/` folder, else `$XDG_CACHE_HOME/postfeed`,
     /// else `~/.cache/postfeed`.
+    ///
+    /// A `./Cache` that is a symbolic link is never taken implicitly (a cloned or unpacked
+    /// folder can carry one pointing anywhere): it is passed over here, and the CLI refuses
+    /// to run (``linkedWorkingDirectoryCache(explicit:environment:workingDirectory:)``). Named
+    /// explicitly, through `explicit` or `$POSTFEED_CACHE_DIR`, a link is followed.
     public static func resolve(
         explicit: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -59,7 +64,7 @@ public struct CacheLocation: Sendable, Hashable {
         }
         let local = workingDirectory.appendingPathComponent("Cache", isDirectory: true)
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: local.path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if !isSymbolicLink(local), FileManager.default.fileExists(atPath: local.path, isDirectory: &isDirectory), isDirectory.boolValue {
             return CacheLocation(root: local, source: .workingDirectory)
         }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
@@ -70,6 +75,26 @@ public struct CacheLocation: Sendable, Hashable {
         return CacheLocation(
             root: home.appendingPathComponent(".cache", isDirectory: true).appendingPathComponent("postfeed"),
             source: .platform)
+    }
+
+    /// `./Cache` when it is a symbolic link and would otherwise be the root (no `explicit`
+    /// and no `$POSTFEED_CACHE_DIR`); `nil` otherwise. The CLI refuses to run then: the user
+    /// names it with `--cache-dir` if it is meant.
+    public static func linkedWorkingDirectoryCache(
+        explicit: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    ) -> URL? {
+        if let explicit, !explicit.isEmpty { return nil }
+        if let path = environment["POSTFEED_CACHE_DIR"], !path.isEmpty { return nil }
+        let local = workingDirectory.appendingPathComponent("Cache", isDirectory: false)
+        return isSymbolicLink(local) ? local : nil
+    }
+
+    /// Whether `url` is a symbolic link itself (`lstat`).
+    private static func isSymbolicLink(_ url: URL) -> Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
     }
 
     private static func absolute(_ path: String, from base: URL) -> URL {

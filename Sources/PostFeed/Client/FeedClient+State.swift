@@ -362,8 +362,8 @@ extension FeedClient {
     }
 
     private func modificationDate(of mode: ListMode) -> Date {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: stateStore.fileURL(for: mode).path)
-        return attributes?[.modificationDate] as? Date ?? .distantPast
+        // Through the State folder's handle: a linked state file is not looked through.
+        stateStore.modificationDate(for: mode) ?? .distantPast
     }
 
     private func cacheFirstPage(_ key: PageKey) async throws(RepositoryError) -> Page {

@@ -83,7 +83,7 @@ public actor ImagePipeline {
     private let loader: CachedHTTPLoader
     private let disk: (any DataCaching)?
     private let responses: PlainResponseCache
-    private let downloadsFolder: URL?
+    private let downloads: DownloadsLocation?
     private let memory: MemoryCache<String, CachedImage>
     private let configuration: Configuration
     private let logger: Logger
@@ -96,8 +96,9 @@ public actor ImagePipeline {
     ///   - disk: the disk layer (a ``DiskCache`` at `<root>/ImageCache`, or any
     ///     ``DataCaching``); `nil` for memory only.
     ///   - downloadsFolder: where bodies are streamed before `disk` adopts them, on its file
-    ///     system; `nil` holds bodies in memory. Defaults to a ``DiskCache``'s
-    ///     ``DiskCache/temporaryDirectory``.
+    ///     system (opened by path, following links); `nil` holds bodies in memory. Defaults
+    ///     to a ``DiskCache``'s `.tmp`, reached through the cache's open folder
+    ///     (``DiskCache/downloadFolder()``), never by path.
     ///   - shared: the shared tier behind `disk` (Redis), or `nil` (default).
     ///   - telemetry: where metrics and spans go (default: the global systems).
     public init(
@@ -129,7 +130,7 @@ public actor ImagePipeline {
                 logger.warning("image disk cache unavailable, keeping images in memory only: \(error)")
             }
         }
-        self.downloadsFolder = downloadsFolder ?? (disk as? DiskCache)?.temporaryDirectory
+        self.downloads = downloadsFolder.map { .named($0) } ?? (disk as? DiskCache).map { .cache($0) }
         self.memory = MemoryCache(countLimit: configuration.memoryCountLimit, totalCostLimit: configuration.memoryCostLimit)
         self.configuration = configuration
         self.logger = logger
@@ -238,7 +239,7 @@ public actor ImagePipeline {
         var http = HTTPRequest(url: url, priority: priority)
         http.headers["Accept"] = "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1"
         var request = CachedHTTPLoader.Request(
-            http: http, key: key, policy: policy, downloadsFolder: downloadsFolder, kind: .image, context: context)
+            http: http, key: key, policy: policy, downloads: downloads, kind: .image, context: context)
         request.storesBehind = configuration.storesBehind
         request.defaultLifetime = configuration.defaultFreshness
         let outcome: CachedHTTPLoader.Outcome

@@ -19,15 +19,13 @@ extension CachedHTTPLoader {
         func readBody() throws -> Data {
             switch body {
             case .data(let data): return data
-            case .file(let file): return try Data(contentsOf: file)
+            case .download(let folder, let name): return try folder.read(name)
             }
         }
 
-        /// Removes the downloaded file unless a cache adopted it.
+        /// Removes the downloaded file unless a cache adopted it (by name, through its folder).
         func discard() {
-            if case .file(let file) = body, FileManager.default.fileExists(atPath: file.path) {
-                try? FileManager.default.removeItem(at: file)
-            }
+            if case .download(let folder, let name) = body { folder.remove(name) }
         }
     }
 
@@ -41,7 +39,7 @@ extension CachedHTTPLoader {
         let response: Response
         telemetry.metrics.fetchedFromOrigin(request.kind)
         do {
-            response = try await send(http, downloadsFolder: request.downloadsFolder)
+            response = try await send(http, downloads: request.downloads)
             telemetry.metrics.originAnswered(request.kind, status: response.status, attempts: response.metrics.attempt)
             LoadRecorder.current?.record { trail in
                 trail.layer = .network
@@ -146,12 +144,18 @@ extension CachedHTTPLoader {
         }
     }
 
-    private func send(_ request: HTTPRequest, downloadsFolder: URL?) async throws(HTTPClientError) -> Response {
-        if let downloadsFolder {
-            let download = try await http.download(request, into: downloadsFolder)
+    private func send(_ request: HTTPRequest, downloads: DownloadsLocation?) async throws(HTTPClientError) -> Response {
+        if let downloads {
+            let folder: DownloadFolder
+            do throws(DownloadDestinationError) {
+                folder = try downloads.open()
+            } catch {
+                throw HTTPClientError(.fileSystem, url: request.url, detail: error.description)
+            }
+            let download = try await http.download(request, to: FolderDownloadDestination(folder: folder))
             return Response(
                 requestURL: download.requestURL, url: download.url, status: download.status, headers: download.headers,
-                body: .file(download.fileURL), metrics: download.metrics)
+                body: .download(folder, name: download.fileName), metrics: download.metrics)
         }
         let response = try await http.execute(request)
         return Response(

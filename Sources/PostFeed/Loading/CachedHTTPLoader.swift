@@ -46,7 +46,7 @@ final class CachedHTTPLoader: Sendable {
         /// Attributes stored with the entry.
         var attributes: [String: String] = [:]
         /// Streams the body to a file there, for the cache to adopt without a copy (images).
-        var downloadsFolder: URL?
+        var downloads: DownloadsLocation?
         /// What is loaded, for the metrics' `kind` dimension.
         var kind: LoadKind = .page
         /// The load's span context, injected into the request (`traceparent`); `nil` injects nothing.

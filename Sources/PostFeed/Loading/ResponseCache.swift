@@ -57,7 +57,7 @@ extension ResponseCache {
             prepare(&metadata)
             switch body {
             case .data(let data): try cache.store(data, metadata: metadata, forKey: key)
-            case .file(let file): try cache.storeFile(at: file, metadata: metadata, forKey: key)
+            case .download(let folder, let name): try cache.storeDownload(named: name, in: folder, metadata: metadata, forKey: key)
             }
             afterwards()
         }
@@ -97,11 +97,11 @@ extension ResponseCache {
 /// was on its way. Not a failure worth reporting; the body is still returned to its callers.
 struct GenerationChanged: Error {}
 
-/// A response body as fetched: in memory, or streamed to a file the loader owns until a
-/// cache adopts it.
+/// A response body as fetched: in memory, or streamed to the file `name` in a download
+/// folder, which the loader owns until a cache adopts it (by name, through the folder).
 enum ResponseBody: Sendable {
     case data(Data)
-    case file(URL)
+    case download(DownloadFolder, name: String)
 }
 
 /// A memory-only pipeline has nowhere to store a body (not reported: it is no failure).

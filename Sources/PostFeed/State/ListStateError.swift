@@ -16,6 +16,7 @@ public struct ListStateError: Error, Sendable, Hashable, CustomStringConvertible
             case invalidState = "invalid state"
             case removeFailed = "remove failed"
             case otherBackend = "other backend"
+            case unreadable = "unreadable"
         }
         fileprivate let base: Base
 
@@ -32,6 +33,9 @@ public struct ListStateError: Error, Sendable, Hashable, CustomStringConvertible
         /// The file holds another backend's place, and the operation would have replaced it
         /// without any contact with this backend; nothing was written.
         public static let otherBackend = Code(base: .otherBackend)
+        /// A file in the State folder could not be read: a symbolic link (refused, never
+        /// followed), too large, or an input/output error.
+        public static let unreadable = Code(base: .unreadable)
 
         /// A short name of the code, e.g. `not writable`.
         public var description: String { base.rawValue }

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedCache
 
 /// Saves and restores each list mode's ``ListState`` as JSON in `<cacheRoot>/State/`:
 /// `infinite-scroll-state.json` and `pagination-state.json`.
@@ -26,6 +27,12 @@ import Foundation
 /// (``FeedClient/saveInfinite(anchorIndex:)``, ``FeedClient/savePaged(anchorIndexInPage:)``)
 /// and hands them to ``save(_:)``.
 ///
+/// **Links.** The cache root is opened by path (it is the user's, and may be a link they
+/// chose); `State/`, the state files, `.state.lock`, temporaries and `*.corrupt-*` names
+/// are reached by name relative to the State folder, never following a symbolic link. A
+/// link at any of them is refused in one line naming it ("… is a symbolic link;
+/// refused"): saves and resets throw, loads start fresh and leave it in place.
+///
 /// When a save finds the disk full, a ``MakeRoom`` closure handed to it (``FeedClient``
 /// trims its image and page caches) may free space, and the write is tried once more.
 ///
@@ -49,14 +56,17 @@ public struct ListStateStore: Sendable {
 
     /// `<cacheRoot>/State`.
     public let directory: URL
-    private let now: @Sendable () -> Date
+    /// The cache root, opened by path for every operation.
+    let cacheRoot: URL
+    let now: @Sendable () -> Date
     /// States restored from files that may not have changed since (see ``StateLoadMemo``).
     private let memo = StateLoadMemo()
 
     /// A store in `<cacheRoot>/State/`; the folder is created by the first save.
     /// - Parameter now: the clock that stamps files moved aside (inject one in tests).
     public init(cacheRoot: URL, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.directory = cacheRoot.appendingPathComponent("State", isDirectory: true)
+        self.directory = cacheRoot.appendingPathComponent(StateFileSystem.folderName, isDirectory: true)
+        self.cacheRoot = cacheRoot
         self.now = now
     }
 
@@ -149,32 +159,45 @@ public struct ListStateStore: Sendable {
         let url = fileURL(for: mode)
         _ = try Self.checked(state, url: url)
         var room = RoomMade(makeRoom)
+        var opened: DirectoryHandle?
         do throws(SystemCallFailure) {
             try room.retryingOnFullDisk(needing: Self.roomHeadroom) { () throws(SystemCallFailure) in
-                try StateFileSystem.makeFolder(directory)
+                opened = try StateFileSystem.openFolder(root: cacheRoot, creating: true)
             }
         } catch {
+            if error.isSymbolicLink { throw Self.linkError(error, saving: url) }
             if error.isOutOfSpace { throw Self.saveError(error, url: url, directory: directory, freed: room.freed) }
             throw ListStateError(
                 .notWritable, url: directory, systemError: error.errno,
                 message: "cannot save list state: cannot create the folder \(Self.display(URL(fileURLWithPath: error.path))) (\(error.text)); "
                     + error.folderRemedy)
         }
-        return try StateFileSystem.withExclusiveLock(in: directory) { () throws(ListStateError) -> ListState in
+        guard let folder = opened else {
+            throw ListStateError(.notWritable, url: directory, message: "cannot save list state: cannot open \(Self.display(directory))")
+        }
+        let name = url.lastPathComponent
+        return try StateFileSystem.withExclusiveLock(
+            in: folder, refusal: { Self.linkError($0, saving: url) }
+        ) { () throws(ListStateError) -> ListState in
             // A file this run may not use (another backend, a newer version, unreadable) is
             // kept aside, never overwritten: `load(…, setAside: .onNextSave)` left it in place.
+            // A link there is refused, not set aside: it stays, and nothing is saved.
             let current: ListState?
-            switch unusability(of: url, mode: mode, backendIdentity: state.backendIdentity) {
+            switch unusability(of: name, in: folder, mode: mode, backendIdentity: state.backendIdentity) {
             case .success(let usable)?: current = usable
-            case .failure?: current = nil; _ = try? StateFileSystem.moveAside(url, at: now())
+            case .failure(let reason)?:
+                if let link = reason.link { throw Self.linkError(link, saving: url) }
+                current = nil
+                _ = try? StateFileSystem.moveAside(name, in: folder, at: now())
             case nil: current = nil
             }
             let (toWrite, data) = try Self.encodedToFit(Self.checked(update(current), url: url), url: url, notices: &notices)
             do throws(SystemCallFailure) {
                 try room.retryingOnFullDisk(needing: data.count + Self.roomHeadroom) { () throws(SystemCallFailure) in
-                    try StateFileSystem.writeAtomically(data, to: url)
+                    try StateFileSystem.writeAtomically(data, to: name, in: folder)
                 }
             } catch {
+                if error.isSymbolicLink { throw Self.linkError(error, saving: url) }
                 throw Self.saveError(error, url: url, directory: directory, freed: room.freed)
             }
             if let freed = room.freed {
@@ -182,7 +205,7 @@ public struct ListStateStore: Sendable {
                     "the disk holding \(Self.display(directory)) was full: \(freed) bytes of cached data were freed "
                         + "to save \(Self.display(url)); free some disk space")
             }
-            StateFileSystem.removeOrphanedTemporaries(of: url.lastPathComponent, in: directory)
+            StateFileSystem.removeOrphanedTemporaries(of: name, in: folder)
             // The next load of this file (the next save's look at the seen ids, or this run's
             // following save) finds these bytes and skips decoding them.
             memo.remember(toWrite.asStored, for: mode, bytes: data)
@@ -257,17 +280,26 @@ public struct ListStateStore: Sendable {
     ///   the State folder exactly as it found it.
     public func load(mode: ListMode, backendIdentity: String, setAside: SetAside = .now) -> LoadResult {
         let url = fileURL(for: mode)
-        return StateFileSystem.withExclusiveLock(in: directory) {
-            guard let problem = unusability(of: url, mode: mode, backendIdentity: backendIdentity) else {
+        let folder: DirectoryHandle
+        do throws(SystemCallFailure) {
+            folder = try StateFileSystem.openFolder(root: cacheRoot, creating: false)
+        } catch {
+            // No State folder (or no root, or a file in its place): nothing was saved.
+            return error.isSymbolicLink ? Self.refused(error, file: url) : .none
+        }
+        let name = url.lastPathComponent
+        return StateFileSystem.withExclusiveLock(in: folder) {
+            guard let problem = unusability(of: name, in: folder, mode: mode, backendIdentity: backendIdentity) else {
                 return .none
             }
             switch problem {
             case .success(let state):
                 return .restored(state)
             case .failure(let reason):
+                if let link = reason.link { return Self.refused(link, file: url) }
                 switch setAside {
                 case .now:
-                    return discard(url, reason.kind, reason.problem)
+                    return discard(name, in: folder, url: url, reason.kind, reason.problem)
                 case .onNextSave:
                     let message = "\(Self.display(url)) \(reason.problem); starting fresh (the file is kept aside as "
                         + "\(url.lastPathComponent).corrupt-<time> when this run saves its place)"
@@ -285,15 +317,16 @@ public struct ListStateStore: Sendable {
         case onNextSave
     }
 
-    /// The state in `url` if this run may use it, else why not; `nil` when there is no file.
-    private func unusability(of url: URL, mode: ListMode, backendIdentity: String)
+    /// The state in `name` if this run may use it, else why not; `nil` when there is no file.
+    private func unusability(of name: String, in folder: DirectoryHandle, mode: ListMode, backendIdentity: String)
         -> Result<ListState, Unusable>?
     {
-        switch StateFileSystem.read(url, maximumBytes: Self.maximumFileSize) {
+        switch StateFileSystem.read(name, in: folder, maximumBytes: Self.maximumFileSize) {
         case .missing:
             return nil
         case .failed(let failure):
-            return .failure(Unusable(kind: .unreadable, problem: "could not be read (\(failure.text))"))
+            return .failure(Unusable(
+                kind: .unreadable, problem: "could not be read (\(failure.text))", link: failure.isSymbolicLink ? failure : nil))
         case .tooLarge(let size):
             return .failure(Unusable(kind: .corrupt, problem: "is \(size) bytes, too large to be list state"))
         case .data(let data):
@@ -312,6 +345,8 @@ public struct ListStateStore: Sendable {
     private struct Unusable: Error {
         let kind: DiscardReason.Kind
         let problem: String
+        /// The refusal, when the file is a symbolic link: reported, never set aside.
+        var link: SystemCallFailure?
     }
 
     // MARK: Resetting
@@ -321,16 +356,27 @@ public struct ListStateStore: Sendable {
     @discardableResult
     public func reset(mode: ListMode) throws(ListStateError) -> Bool {
         let url = fileURL(for: mode)
-        return try StateFileSystem.withExclusiveLock(in: directory) { () throws(ListStateError) -> Bool in
+        let folder: DirectoryHandle
+        do throws(SystemCallFailure) {
+            folder = try StateFileSystem.openFolder(root: cacheRoot, creating: false)
+        } catch {
+            if error.isSymbolicLink { throw Self.linkError(error, removing: url) }
+            return false  // no State folder: nothing saved
+        }
+        let name = url.lastPathComponent
+        return try StateFileSystem.withExclusiveLock(
+            in: folder, refusal: { Self.linkError($0, removing: url) }
+        ) { () throws(ListStateError) -> Bool in
             let removed: Bool
             do throws(SystemCallFailure) {
-                removed = try StateFileSystem.remove(url)
+                removed = try StateFileSystem.remove(name, in: folder)
             } catch {
+                if error.isSymbolicLink { throw Self.linkError(error, removing: url) }
                 throw ListStateError(
                     .removeFailed, url: url, systemError: error.errno,
                     message: "cannot remove \(Self.display(url)) (\(error.text)); check the permissions of \(Self.display(directory))")
             }
-            StateFileSystem.removeOrphanedTemporaries(of: url.lastPathComponent, in: directory)
+            StateFileSystem.removeOrphanedTemporaries(of: name, in: folder)
             return removed
         }
     }
@@ -360,16 +406,41 @@ public struct ListStateStore: Sendable {
     }
 
     /// Moves the file aside and says so in one line.
-    private func discard(_ url: URL, _ kind: DiscardReason.Kind, _ problem: String) -> LoadResult {
+    private func discard(
+        _ fileName: String, in folder: DirectoryHandle, url: URL, _ kind: DiscardReason.Kind, _ problem: String
+    ) -> LoadResult {
         let name = Self.display(url)
         do {
-            let aside = try StateFileSystem.moveAside(url, at: now())
+            let aside = try StateFileSystem.moveAside(fileName, in: folder, at: now())
             let message = "\(name) \(problem); moved aside to \(Self.display(aside)); starting fresh"
             return .discarded(DiscardReason(kind: kind, file: url, message: message), movedTo: aside)
         } catch {
             let message = "\(name) \(problem); could not move it aside (\(error.text)), so it stays and is ignored; starting fresh"
             return .discarded(DiscardReason(kind: kind, file: url, message: message), movedTo: nil)
         }
+    }
+
+    /// A link where the State folder, a state file or the lock belongs: left in place, one
+    /// line naming it, a fresh start.
+    private static func refused(_ link: SystemCallFailure, file: URL) -> LoadResult {
+        let message = "\(link.refusal); starting fresh (PostFeed never follows a link in its State folder; remove the link)"
+        return .discarded(DiscardReason(kind: .unreadable, file: file, message: message), movedTo: nil)
+    }
+
+    /// A save refused because of a link: one line naming the link.
+    static func linkError(_ link: SystemCallFailure, saving url: URL) -> ListStateError {
+        ListStateError(
+            .notWritable, url: URL(fileURLWithPath: link.path), systemError: ELOOP,
+            message: "cannot save \(display(url)): \(link.refusal) (PostFeed never follows a link in its State folder); "
+                + "remove the link or choose another cache folder with --cache-dir")
+    }
+
+    /// A reset refused because of a link: one line naming the link.
+    static func linkError(_ link: SystemCallFailure, removing url: URL) -> ListStateError {
+        ListStateError(
+            .removeFailed, url: URL(fileURLWithPath: link.path), systemError: ELOOP,
+            message: "cannot remove \(display(url)): \(link.refusal) (PostFeed never follows a link in its State folder); "
+                + "remove the link yourself")
     }
 
     /// - Parameter freed: the bytes a ``MakeRoom`` freed before the write was tried again;

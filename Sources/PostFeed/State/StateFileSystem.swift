@@ -14,8 +14,13 @@ struct SystemCallFailure: Error {
     let step: String
     let path: String
     let errno: Int32
+    /// `path` is a symbolic link where a file or folder belongs: refused, never followed.
+    var isSymbolicLink = false
 
-    var text: String { String(cString: strerror(errno)) }
+    var text: String { isSymbolicLink ? "is a symbolic link; refused" : String(cString: strerror(errno)) }
+
+    /// `<path> is a symbolic link; refused`, for a refused link.
+    var refusal: String { "\(path) is a symbolic link; refused" }
 
     /// The folder or file is read-only, forbidden, or in the way of a folder.
     var isPermissionProblem: Bool {
@@ -38,8 +43,9 @@ struct SystemCallFailure: Error {
 extension SystemCallFailure {
     /// The failure of one of ``AtomicFile``'s calls; `steps` renames its operation as
     /// the messages name it (e.g. `fsync` → "sync").
-    init(_ error: SystemCallError, steps: [String: String]) {
-        self.init(step: steps[error.operation] ?? error.operation, path: error.path, errno: error.errno)
+    init(_ error: SystemCallError, steps: [String: String] = [:]) {
+        self.init(step: steps[error.operation] ?? error.operation, path: error.path, errno: error.errno,
+                  isSymbolicLink: error.isSymbolicLink)
     }
 
     /// The steps of ``StateFileSystem/writeAtomically(_:to:)``, as save errors say them.
@@ -48,17 +54,42 @@ extension SystemCallFailure {
     static let readSteps = ["fstat": "inspect"]
 }
 
-/// The file operations list state needs, over PostFeedCache's ``AtomicFile`` and
-/// ``LockFile`` (the primitive the disk cache uses too): atomic replace (temporary file in
-/// the same folder, write, `fsync`, `rename`, folder `fsync`), reads with a size limit,
-/// an advisory lock shared by every process using the folder, moving a file aside under a
-/// name that is not taken.
+/// The file operations list state needs, over PostFeedCache's ``AtomicFile``,
+/// ``LockFile`` and ``DirectoryHandle`` (the primitive the disk cache uses too): atomic
+/// replace (temporary file in the same folder, write, `fsync`, `rename`, folder `fsync`),
+/// reads with a size limit, an advisory lock shared by every process using the folder,
+/// moving a file aside under a name that is not taken.
+///
+/// **Links.** The cache root is the user's (`--cache-dir`, `$POSTFEED_CACHE_DIR`,
+/// `./Cache`) and is opened by path, following a link, once per operation; `State/`, the
+/// state files, their temporaries, `.state.lock` and the `*.corrupt-*` names are reached by
+/// name relative to the State folder's handle, never following a link. A link at any of
+/// them is refused (``SystemCallFailure/isSymbolicLink``): nothing outside is touched.
 enum StateFileSystem {
+    /// The State folder's name under the cache root.
+    static let folderName = "State"
     /// The lock file in the State folder; its contents are never read.
     static let lockFileName = ".state.lock"
 
     /// Prefix of the temporary files written for `fileName`.
     static func temporaryPrefix(for fileName: String) -> String { ".\(fileName).tmp-" }
+
+    // MARK: The folder
+
+    /// `<root>/State`, opened by name in the root (opened by path) and never through a
+    /// link; with `creating`, the root's missing folders and `State` are created first.
+    ///
+    /// - Throws: `create folder` for a folder that cannot be made or opened (`ENOENT` when
+    ///   missing and not `creating`, `ENOTDIR` for a file in the way), with
+    ///   ``SystemCallFailure/isSymbolicLink`` when `State` is a link.
+    static func openFolder(root: URL, creating: Bool) throws(SystemCallFailure) -> DirectoryHandle {
+        do throws(SystemCallError) {
+            let root = try DirectoryHandle.openNamed(root.standardizedFileURL.path, creating: creating)
+            return try root.folder(folderName, creating: creating)
+        } catch {
+            throw SystemCallFailure(step: "create folder", path: error.path, errno: error.errno, isSymbolicLink: error.isSymbolicLink)
+        }
+    }
 
     // MARK: Reading
 
@@ -69,100 +100,105 @@ enum StateFileSystem {
         case failed(SystemCallFailure)
     }
 
-    /// The whole file, unless it is missing, larger than `maximumBytes`, or unreadable
-    /// (a folder counts as unreadable).
-    static func read(_ url: URL, maximumBytes: Int) -> ReadOutcome {
+    /// The whole file `name` in `folder`, unless it is missing, larger than `maximumBytes`,
+    /// or unreadable (a folder counts as unreadable, a link as refused).
+    static func read(_ name: String, in folder: DirectoryHandle, maximumBytes: Int) -> ReadOutcome {
         do throws(SystemCallError) {
-            switch try AtomicFile(path: url.path).read(maximumBytes: maximumBytes) {
+            switch try AtomicFile(name: name, in: folder).read(maximumBytes: maximumBytes) {
             case .data(let data): return .data(data)
             case .tooLarge(let size): return .tooLarge(size)
             }
         } catch {
-            // No file, or no State folder (a file in its place): nothing was saved.
-            if error.operation == "open", error.errno == ENOENT || error.errno == ENOTDIR { return .missing }
+            if error.operation == "open", error.errno == ENOENT, !error.isSymbolicLink { return .missing }
             return .failed(SystemCallFailure(error, steps: SystemCallFailure.readSteps))
         }
     }
 
+    /// When `name` was last written; `nil` when it is missing or not a regular file.
+    static func modificationDate(of name: String, in folder: DirectoryHandle) -> Date? {
+        guard let status = folder.status(name), status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9)
+    }
+
     // MARK: Writing
 
-    /// Replaces `url` with `data` so that a reader sees the old bytes or the new, never a
-    /// mix: writes a temporary file in the same folder, syncs it, renames it into place,
-    /// then syncs the folder. The temporary file is removed on failure.
-    static func writeAtomically(_ data: Data, to url: URL) throws(SystemCallFailure) {
-        let temporaryName = temporaryPrefix(for: url.lastPathComponent)
-            + "\(getpid())-\(UUID().uuidString.prefix(8))"
-        let temporaryPath = url.deletingLastPathComponent().appendingPathComponent(temporaryName).path
+    /// Replaces `name` in `folder` with `data` so that a reader sees the old bytes or the
+    /// new, never a mix: writes a temporary file in the same folder, syncs it, renames it
+    /// into place, then syncs the folder. The temporary file is removed on failure; a link
+    /// at `name` is refused, not replaced.
+    static func writeAtomically(_ data: Data, to name: String, in folder: DirectoryHandle) throws(SystemCallFailure) {
+        let temporaryName = temporaryPrefix(for: name) + "\(getpid())-\(UUID().uuidString.prefix(8))"
         do throws(SystemCallError) {
-            try AtomicFile(path: url.path).write(data, temporaryPath: temporaryPath)
+            try AtomicFile(name: name, in: folder).write(data, temporaryPath: folder.child(temporaryName))
         } catch {
             throw SystemCallFailure(error, steps: SystemCallFailure.writeSteps)
         }
     }
 
-    /// Creates `url` and its missing parents; an existing folder is fine.
-    static func makeFolder(_ url: URL) throws(SystemCallFailure) {
-        var path = ""
-        for component in url.standardizedFileURL.pathComponents {
-            path = component == "/" ? "/" : (path as NSString).appendingPathComponent(component)
-            if mkdir(path, mode_t(0o755)) != 0 {
-                let code = errno
-                var info = stat()
-                if code == EEXIST, stat(path, &info) == 0 {
-                    guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                        throw SystemCallFailure(step: "create folder", path: path, errno: ENOTDIR)
-                    }
-                    continue
-                }
-                // Existing folders we may not write into (`/`, a read-only mount) are fine.
-                if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
-                throw SystemCallFailure(step: "create folder", path: path, errno: code)
-            }
+    /// Removes `name` from `folder`; `false` when it was not there. A link is refused.
+    static func remove(_ name: String, in folder: DirectoryHandle) throws(SystemCallFailure) -> Bool {
+        guard let status = folder.status(name) else { return false }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            throw SystemCallFailure(step: "remove", path: folder.child(name), errno: ELOOP, isSymbolicLink: true)
+        }
+        do throws(SystemCallError) {
+            try folder.unlink(name)
+            return true
+        } catch where error.errno == ENOENT {
+            return false
+        } catch {
+            throw SystemCallFailure(step: "remove", path: error.path, errno: error.errno)
         }
     }
 
-    /// Removes `url`; `false` when it was not there.
-    static func remove(_ url: URL) throws(SystemCallFailure) -> Bool {
-        if unlink(url.path) == 0 { return true }
-        if errno == ENOENT { return false }
-        throw SystemCallFailure(step: "remove", path: url.path, errno: errno)
-    }
-
-    /// Removes temporary files of `fileName` left by a process that died mid-write.
-    /// Call only while holding the folder's lock: every live writer holds it too.
-    static func removeOrphanedTemporaries(of fileName: String, in folder: URL) {
+    /// Removes temporary files of `fileName` left by a process that died mid-write (a link
+    /// with such a name is removed as a link). Call only while holding the folder's lock:
+    /// every live writer holds it too.
+    static func removeOrphanedTemporaries(of fileName: String, in folder: DirectoryHandle) {
         let prefix = temporaryPrefix(for: fileName)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            unlink(folder.appendingPathComponent(name).path)
+        for name in folder.names() where name.hasPrefix(prefix) {
+            folder.remove(name)
         }
     }
 
-    /// Renames `url` to `<name>.corrupt-<timestamp>` (adding `-2`, `-3`, … when taken) in
-    /// the same folder and returns the new location.
-    static func moveAside(_ url: URL, at date: Date) throws(SystemCallFailure) -> URL {
-        let base = "\(url.lastPathComponent).corrupt-\(timestamp(date))"
-        let folder = url.deletingLastPathComponent()
+    /// Renames `name` to `<name>.corrupt-<timestamp>` (adding `-2`, `-3`, … when taken) in
+    /// the same folder and returns the new location. A name that is taken — by a file, a
+    /// folder or a link — is never replaced: each candidate is claimed atomically
+    /// (``DirectoryHandle/renameWithoutReplacing(_:to:)``), so two set-asides within one
+    /// second, in one process or two, keep both files.
+    static func moveAside(_ name: String, in folder: DirectoryHandle, at date: Date) throws(SystemCallFailure) -> URL {
+        let base = "\(name).corrupt-\(timestamp(date))"
         for attempt in 1...1_000 {
-            let candidate = folder.appendingPathComponent(attempt == 1 ? base : "\(base)-\(attempt)")
-            var info = stat()
-            if lstat(candidate.path, &info) == 0 { continue }
-            guard rename(url.path, candidate.path) == 0 else {
-                throw SystemCallFailure(step: "move aside", path: url.path, errno: errno)
+            let candidate = attempt == 1 ? base : "\(base)-\(attempt)"
+            do throws(SystemCallError) {
+                try folder.renameWithoutReplacing(name, to: candidate)
+                return URL(fileURLWithPath: folder.child(candidate))
+            } catch where error.errno == EEXIST {
+                continue
+            } catch {
+                throw SystemCallFailure(step: "move aside", path: folder.child(name), errno: error.errno)
             }
-            return candidate
         }
-        throw SystemCallFailure(step: "move aside", path: url.path, errno: EEXIST)
+        throw SystemCallFailure(step: "move aside", path: folder.child(name), errno: EEXIST)
     }
 
     // MARK: Locking
 
     /// Runs `body` holding an exclusive `flock` on the folder's lock file, so saves, resets
     /// and discards in any process on this folder happen one at a time. Best effort: when
-    /// the lock file cannot be opened (a read-only or missing folder) `body` runs anyway,
-    /// still safe because every write is an atomic rename.
-    static func withExclusiveLock<T, E: Error>(in folder: URL, _ body: () throws(E) -> T) throws(E) -> T {
-        try LockFile(path: folder.appendingPathComponent(lockFileName).path).withExclusiveLockIfAvailable(body)
+    /// the lock file cannot be opened (a read-only folder, or a link there: never
+    /// followed) `body` runs anyway, still safe because every write is an atomic rename.
+    static func withExclusiveLock<T, E: Error>(in folder: DirectoryHandle, _ body: () throws(E) -> T) throws(E) -> T {
+        try LockFile(name: lockFileName, in: folder).withExclusiveLockIfAvailable(body)
+    }
+
+    /// As ``withExclusiveLock(in:_:)``, but a lock file that is a symbolic link is refused:
+    /// `refusal` makes the error thrown and `body` does not run.
+    static func withExclusiveLock<T, E: Error>(
+        in folder: DirectoryHandle, refusal: (SystemCallFailure) -> E, _ body: () throws(E) -> T
+    ) throws(E) -> T {
+        try LockFile(name: lockFileName, in: folder).withExclusiveLockIfAvailable(
+            refusingLinks: { refusal(SystemCallFailure($0)) }, body)
     }
 
     // MARK: Helpers

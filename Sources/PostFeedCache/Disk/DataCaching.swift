@@ -39,6 +39,13 @@ public protocol DataCaching: Sendable {
     /// cache (``DiskCache/temporaryDirectory``) so adoption is a rename, not a copy.
     func storeFile(at temporaryFile: URL, metadata: CacheEntryMetadata, forKey key: String) throws
 
+    /// Adopts a body streamed into the file `name` of `folder` (made by
+    /// ``DownloadFolder/makeFile()``) as the entry for `key`, reaching the file by name
+    /// through the folder's descriptor, never by path. The cache takes ownership of the
+    /// file: it is moved into the cache on success and removed otherwise. Defaults to
+    /// reading it into memory, ``store(_:metadata:forKey:)``, and removing it.
+    func storeDownload(named name: String, in folder: DownloadFolder, metadata: CacheEntryMetadata, forKey key: String) throws
+
     /// Changes the metadata of an existing entry atomically, e.g. a `304 Not Modified`
     /// refreshing `expiresAt`. `update` may run more than once if another writer replaces
     /// the entry meanwhile; it must only change the metadata it is given.
@@ -67,4 +74,10 @@ public protocol DataCaching: Sendable {
 extension DataCaching {
     /// `nil`: an implementation that keeps entries as files overrides it.
     public func fileURL(forKey key: String) -> URL? { nil }
+
+    /// Reads the download into memory through `folder`, stores it and removes the file.
+    public func storeDownload(named name: String, in folder: DownloadFolder, metadata: CacheEntryMetadata, forKey key: String) throws {
+        defer { folder.remove(name) }
+        try store(folder.read(name), metadata: metadata, forKey: key)
+    }
 }

@@ -21,12 +21,12 @@ extension DiskCache {
     /// Readers are never blocked: they take no lock, and a reader that opened a file
     /// before its unlink keeps reading it intact.
     func trimLocked(protecting protected: String?, freeing required: Int = 0) -> TrimOutcome {
-        let listing = DirectoryListing(layout)
+        let listing = DirectoryListing(folders)
         let now = configuration.now()
         let staleAge = configuration.staleTemporaryFileAge.timeInterval
         var outcome = TrimOutcome(ledger: SizeLedger(bytes: 0, entries: 0))
         for file in listing.temporaryFiles
-        where now.timeIntervalSince(file.modified) > staleAge && FileSystem.remove(file.path) {
+        where now.timeIntervalSince(file.modified) > staleAge && file.removeIfUnchanged() {
             outcome.temporaryFilesRemoved += 1
         }
         var total = listing.entryBytes
@@ -36,7 +36,7 @@ extension DiskCache {
             let byLastUse = listing.entries.sorted { ($0.modified, $0.name) < ($1.modified, $1.name) }
             for victim in byLastUse {
                 guard total > target else { break }
-                guard victim.path != protected, unlink(victim.path) == 0 else { continue }
+                guard victim.path != protected, victim.removeIfUnchanged() else { continue }
                 total -= victim.size
                 count -= 1
                 outcome.entriesRemoved += 1
@@ -55,11 +55,11 @@ extension DiskCache {
     /// instance's since its last persist. O(entries) reads
     /// of metadata (bodies are not read); meant for `postfeed cache stats`, not hot paths.
     public func statistics() -> Statistics {
-        let listing = DirectoryListing(layout)
+        let listing = DirectoryListing(folders)
         var oldest: Date?
         var newest: Date?
         for file in listing.entries {
-            guard let handle = try? SystemFile.open(file.path, flags: O_RDONLY),
+            guard let handle = try? file.open(),
                   let metadata = try? EntryCodec.readMetadata(of: handle, expectedName: file.name)
             else { continue }
             oldest = min(oldest ?? metadata.storedAt, metadata.storedAt)
@@ -87,13 +87,12 @@ extension DiskCache {
     /// checksum; removes each one that fails (and entry files sitting in the wrong
     /// fan-out folder) and reports it. Takes the lock only to remove, file by file.
     public func verify() -> VerificationReport {
-        let listing = DirectoryListing(layout)
+        let listing = DirectoryListing(folders)
         var report = VerificationReport(checkedEntries: 0, validEntries: 0, validBytes: 0, problems: [])
         for file in listing.entries {
             report.checkedEntries += 1
             let reason: String
-            if let handle = try? SystemFile.open(file.path, flags: O_RDONLY),
-               let status = try? handle.status() {
+            if let handle = try? file.open(), let status = try? handle.status() {
                 do {
                     _ = try EntryCodec.read(handle, size: Int(status.st_size), expectedName: file.name)
                     report.validEntries += 1
@@ -105,7 +104,7 @@ extension DiskCache {
             } else {
                 continue  // removed meanwhile: nothing to verify
             }
-            let removed = removeEntryFile(at: file.path, identity: file.identity)
+            let removed = removeEntryFile(named: file.name, in: file.folder, identity: file.identity)
             if removed { state.withLock { $0.corruptEntriesRemoved += 1 } }
             report.problems.append(.init(file: URL(fileURLWithPath: file.path), reason: reason, removed: removed))
         }
@@ -116,7 +115,7 @@ extension DiskCache {
         }
         for file in listing.misplacedEntries {
             report.checkedEntries += 1
-            let removed = removeEntryFile(at: file.path, identity: file.identity)
+            let removed = removeEntryFile(named: file.name, in: file.folder, identity: file.identity)
             report.problems.append(.init(file: URL(fileURLWithPath: file.path),
                                          reason: "entry file in the wrong fan-out folder", removed: removed))
         }
@@ -130,13 +129,13 @@ extension DiskCache {
     /// verify, sweeps stale temporary files, then trims to the low-water mark if the
     /// total is still above ``Configuration/sizeLimit``. Reads only metadata, not bodies.
     public func prune() -> PruneReport {
-        let listing = DirectoryListing(layout)
+        let listing = DirectoryListing(folders)
         let now = configuration.now()
         let grace = configuration.expiredEntryGracePeriod.timeInterval
         var expired: [ListedFile] = []
         var corrupt: [ListedFile] = []
         for file in listing.entries {
-            guard let handle = try? SystemFile.open(file.path, flags: O_RDONLY) else { continue }
+            guard let handle = try? file.open() else { continue }
             do {
                 let metadata = try EntryCodec.readMetadata(of: handle, expectedName: file.name)
                 let expiresAt = metadata.expiresAt
@@ -152,8 +151,7 @@ extension DiskCache {
         try? lock.withExclusiveAccess { ledger in
             // Each file is unlinked only if it is still the one judged above.
             func removeIfUnchanged(_ file: ListedFile) -> Bool {
-                guard let status = FileSystem.status(file.path), FileIdentity(status) == file.identity,
-                      unlink(file.path) == 0 else { return false }
+                guard file.removeIfUnchanged() else { return false }
                 report.bytesFreed += file.size
                 return true
             }

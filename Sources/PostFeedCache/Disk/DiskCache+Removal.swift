@@ -5,7 +5,7 @@ extension DiskCache {
     /// Removes the entry for `key` under the lock; nothing happens if there is none or the
     /// disk refuses.
     public func removeEntry(forKey key: String) {
-        removeEntryFile(at: layout.entryPath(forKey: key), identity: nil)
+        removeEntryFile(named: CacheLayout.name(forKey: key), identity: nil)
     }
 
     /// Removes every entry of every process, under the lock. Temporary files of writes in
@@ -14,9 +14,9 @@ extension DiskCache {
     /// - Throws: ``DiskCacheError`` naming the first file that could not be removed.
     public func removeAll() throws {
         try lock.withExclusiveAccess { ledger in
-            let listing = DirectoryListing(layout)
+            let listing = DirectoryListing(folders)
             var failure: SystemCallError?
-            for file in listing.entries + listing.misplacedEntries where !FileSystem.remove(file.path) {
+            for file in listing.entries + listing.misplacedEntries where !file.folder.remove(file.name) {
                 failure = failure ?? SystemCallError(operation: "unlink", path: file.path, errno: errno)
             }
             // Whatever is in the way of entries goes too, or every later run would miss.
@@ -29,23 +29,25 @@ extension DiskCache {
     }
 
     /// Removes an entry that failed verification and counts it.
-    func removeCorruptEntry(at path: String, identity: FileIdentity) {
-        if removeEntryFile(at: path, identity: identity) {
+    func removeCorruptEntry(named name: String, identity: FileIdentity) {
+        if removeEntryFile(named: name, identity: identity) {
             state.withLock { $0.corruptEntriesRemoved += 1 }
         }
     }
 
-    /// Unlinks an entry file under the lock and takes it off the ledger.
+    /// Unlinks the entry file `name` (in its fan-out folder, or in `folder` when given) under
+    /// the lock and takes it off the ledger. Only a regular file is removed: never a link.
     ///
-    /// With `identity`, unlinks only if the path still names that file: a reader that
+    /// With `identity`, unlinks only if the name still holds that file: a reader that
     /// found a corrupt file must not delete the valid entry another process renamed over
     /// it in the meantime (renames happen under the same lock, so the check is exact).
     @discardableResult
-    func removeEntryFile(at path: String, identity: FileIdentity?) -> Bool {
+    func removeEntryFile(named name: String, in folder: DirectoryHandle? = nil, identity: FileIdentity?) -> Bool {
         let removed = try? lock.withExclusiveAccess { ledger -> Bool in
-            guard let status = FileSystem.status(path), FileSystem.isRegularFile(status) else { return false }
+            guard let folder = try? folder ?? folders.fanOut(CacheLayout.folderName(forName: name)),
+                  let status = folder.status(name), FileSystem.isRegularFile(status) else { return false }
             if let identity, FileIdentity(status) != identity { return false }
-            guard unlink(path) == 0 else { return false }
+            guard unlinkat(folder.descriptor, name, 0) == 0 else { return false }
             if var current = ledger {
                 current.bytes = max(0, current.bytes - Int64(status.st_size))
                 current.entries = max(0, current.entries - 1)
@@ -58,7 +60,7 @@ extension DiskCache {
 
     /// The directory's real totals, from a listing. O(entries).
     func recount() -> SizeLedger {
-        let listing = DirectoryListing(layout)
+        let listing = DirectoryListing(folders)
         return SizeLedger(bytes: Int64(listing.entryBytes), entries: Int64(listing.entries.count))
     }
 }

@@ -29,7 +29,7 @@ extension DiskCache {
     /// without counting a hit or a miss; `nil` when there is none or it does not verify.
     public func summary(forKey key: String) -> EntrySummary? {
         let name = CacheLayout.name(forKey: key)
-        guard let file = try? SystemFile.open(layout.entryPath(forName: name), flags: O_RDONLY),
+        guard let file = try? openEntry(name),
               let (metadata, footer) = try? EntryCodec.readMetadataAndFooter(of: file, expectedName: name)
         else { return nil }
         var crc: UInt32 = 0
@@ -57,14 +57,14 @@ extension DiskCache {
     /// thumbnails.removeEntries { images.summary(forKey: $0.attributes["original"] ?? "") == nil }
     /// ```
     public func removeEntries(where shouldRemove: (CacheEntryMetadata) -> Bool) -> RemovalReport {
-        let listing = DirectoryListing(layout)
+        let listing = DirectoryListing(folders)
         var report = RemovalReport(entriesRemoved: 0, bytesFreed: 0)
         for file in listing.entries {
-            guard let handle = try? SystemFile.open(file.path, flags: O_RDONLY),
+            guard let handle = try? file.open(),
                   let metadata = try? EntryCodec.readMetadata(of: handle, expectedName: file.name),
                   shouldRemove(metadata)
             else { continue }
-            if removeEntryFile(at: file.path, identity: file.identity) {
+            if removeEntryFile(named: file.name, in: file.folder, identity: file.identity) {
                 report.entriesRemoved += 1
                 report.bytesFreed += file.size
             }

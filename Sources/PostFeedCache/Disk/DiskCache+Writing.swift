@@ -30,19 +30,43 @@ extension DiskCache {
     /// gone afterwards, whatever the outcome.
     public func storeFile(at temporaryFile: URL, metadata: CacheEntryMetadata, forKey key: String) throws {
         let sourcePath = temporaryFile.standardizedFileURL.path
+        let source = try? downloadLocation(sourcePath)
+        // Unlinks the name: a link given as the download goes as a link, its target stays.
+        let removeSource = { if let source { source.folder.remove(source.name) } }
         guard beginWrite() else {
-            FileSystem.remove(sourcePath)
+            removeSource()
             return
         }
         do {
             try recordingWriteOutcome {
-                try adopt(sourcePath, metadata: metadata, key: key)
+                try adopt(sourcePath, at: source, metadata: metadata, key: key)
             }
         } catch {
-            FileSystem.remove(sourcePath)
+            removeSource()
             throw error
         }
-        FileSystem.remove(sourcePath)  // still there only if the write was refused and swallowed
+        removeSource()  // still there only if the write was refused and swallowed
+    }
+
+    /// Adopts the download `name` in `folder` — reached by name through the folder's
+    /// descriptor, so a link put in place of `.tmp` meanwhile is not followed — as
+    /// ``storeFile(at:metadata:forKey:)`` does. The file is gone afterwards, whatever the outcome.
+    public func storeDownload(named name: String, in folder: DownloadFolder, metadata: CacheEntryMetadata, forKey key: String) throws {
+        let source = (folder: folder.handle, name: name)
+        defer { folder.remove(name) }  // still there only if the write was refused or failed
+        guard beginWrite() else { return }
+        try recordingWriteOutcome {
+            try adopt(folder.path(of: name), at: source, metadata: metadata, key: key)
+        }
+    }
+
+    /// The folder and name of a download to adopt: through the held `.tmp` handle when it is
+    /// in ``temporaryDirectory``, else through its folder opened by path (the caller's).
+    private func downloadLocation(_ sourcePath: String) throws(SystemCallError) -> (folder: DirectoryHandle, name: String) {
+        let folder = (sourcePath as NSString).deletingLastPathComponent
+        let name = (sourcePath as NSString).lastPathComponent
+        if folder == layout.temporaryDirectory { return (try folders.temporary(), name) }
+        return (try DirectoryHandle.openNamed(folder.isEmpty ? "." : folder, creating: false), name)
     }
 
     /// Rewrites the entry (body copied, verified) with the updated metadata, committing only
@@ -53,12 +77,11 @@ extension DiskCache {
         guard beginWrite() else { return }
         try recordingWriteOutcome {
             let name = CacheLayout.name(forKey: key)
-            let path = layout.entryPath(forName: name)
             // Compare-and-swap: the rewrite commits only over the very file it was read
             // from, so a concurrent `store` of a newer body is never overwritten with the
             // old one. On a conflict, read again and reapply.
             for _ in 0..<5 {
-                let (entry, footer, identity) = try readForUpdate(path: path, name: name, key: key)
+                let (entry, footer, identity) = try readForUpdate(name: name, key: key)
                 var metadata = entry.metadata
                 update(&metadata)
                 let body = entry.data
@@ -72,7 +95,7 @@ extension DiskCache {
                 }
                 if committed { return }
             }
-            throw DiskCacheError(.ioFailure, path: path, key: key,
+            throw DiskCacheError(.ioFailure, path: layout.entryPath(forName: name), key: key,
                                  reason: "the entry kept changing while its metadata was updated; try again")
         }
     }
@@ -110,16 +133,25 @@ extension DiskCache {
     }
 
     /// Reads and verifies the current entry for an update; a corrupt one is removed.
-    private func readForUpdate(path: String, name: String, key: String) throws -> (DiskCacheEntry, EntryFooter, FileIdentity) {
-        guard let file = try? SystemFile.open(path, flags: O_RDONLY), let status = try? file.status() else {
+    private func readForUpdate(name: String, key: String) throws -> (DiskCacheEntry, EntryFooter, FileIdentity) {
+        let path = layout.entryPath(forName: name)
+        let opened: SystemFile
+        do throws(SystemCallError) {
+            opened = try openEntry(name)
+        } catch {
+            if error.isSymbolicLink { throw DiskCacheError(error, key: key) }
             throw DiskCacheError(.entryNotFound, path: path, key: key, reason: "no entry file")
         }
+        guard let status = try? opened.status() else {
+            throw DiskCacheError(.entryNotFound, path: path, key: key, reason: "no entry file")
+        }
+        let file = opened
         let identity = FileIdentity(status)
         do {
             let (entry, footer) = try EntryCodec.read(file, size: Int(status.st_size), expectedName: name)
             return (entry, footer, identity)
         } catch {
-            removeCorruptEntry(at: path, identity: identity)
+            removeCorruptEntry(named: name, identity: identity)
             throw DiskCacheError(.entryNotFound, path: path, key: key,
                                  reason: "the entry was corrupt (\(error)) and has been removed")
         }
@@ -127,13 +159,18 @@ extension DiskCache {
 
     /// Adopts a streamed body: hashes it in chunks, appends the trailer in place, syncs,
     /// and renames it over the entry. A file on another file system is copied instead.
-    private func adopt(_ sourcePath: String, metadata: CacheEntryMetadata, key: String) throws {
+    /// The download is opened by name in its folder, never through a link: a link given as
+    /// the download is refused (``DiskCacheError/Code/symbolicLink``), not written through.
+    private func adopt(
+        _ sourcePath: String, at source: (folder: DirectoryHandle, name: String)?, metadata: CacheEntryMetadata, key: String
+    ) throws {
         let name = CacheLayout.name(forKey: key)
         let file: SystemFile
         let status: stat
         let bodyChecksum: [UInt8]
         do throws(SystemCallError) {
-            file = try SystemFile.open(sourcePath, flags: O_RDWR)
+            guard let source else { throw SystemCallError(operation: "open", path: sourcePath, errno: ENOENT) }
+            file = try source.folder.open(source.name, flags: O_RDWR)
             status = try file.status()
             guard FileSystem.isRegularFile(status) else {
                 throw SystemCallError(operation: "open", path: sourcePath, errno: EINVAL)
@@ -148,6 +185,7 @@ extension DiskCache {
             }
             bodyChecksum = CRC32C.bytes(hasher.value)
         } catch {
+            if error.isSymbolicLink { throw DiskCacheError(error, key: key) }
             throw DiskCacheError(.temporaryFileUnavailable, path: sourcePath, key: key, errno: error.errno,
                                  reason: "\(error.operation): \(error.message)")
         }
@@ -157,8 +195,9 @@ extension DiskCache {
         let size = bodyLength + trailer.count
         try checkEntrySize(size, key: key, name: name)
 
-        let sameFileSystem = FileSystem.status(layout.directory).map { $0.st_dev == status.st_dev } ?? false
-        guard sameFileSystem else {
+        let directoryStatus = (try? folders.directory())?.ownStatus()
+        let sameFileSystem = directoryStatus.map { $0.st_dev == status.st_dev } ?? false
+        guard sameFileSystem, let source else {
             _ = try writeAndCommit(name: name, key: key, size: size, replacing: nil) { target throws(SystemCallError) in
                 var offset = 0
                 while offset < bodyLength {
@@ -174,11 +213,11 @@ extension DiskCache {
             try file.write(trailer, at: bodyLength)
             try file.setModificationTime(configuration.now())
             if configuration.synchronizesWrites { try file.synchronize() }
-            try FileSystem.makeDirectory(layout.folder(forName: name))
+            _ = try folders.fanOut(CacheLayout.folderName(forName: name), creating: true)
         } catch {
             throw DiskCacheError(error, key: key, path: layout.entryPath(forName: name))
         }
-        _ = try commit(sourcePath, name: name, size: size, key: key, replacing: nil)
+        _ = try commit(source.name, in: source.folder, name: name, size: size, key: key, replacing: nil)
     }
 
     /// Writes a new temporary file beside the entry with `fill` (``AtomicFile``'s first
@@ -187,11 +226,13 @@ extension DiskCache {
         name: String, key: String, size: Int, replacing expected: FileIdentity?,
         fill: (SystemFile) throws(SystemCallError) -> Void
     ) throws -> Bool {
-        let temporaryPath = layout.temporaryPath(forName: name)
+        let temporaryName = CacheLayout.temporaryName(forName: name)
         let now = configuration.now()
+        let folder: DirectoryHandle
         do throws(SystemCallError) {
-            try FileSystem.makeDirectory(layout.folder(forName: name))
-            try AtomicFile.writeSynced(at: temporaryPath, synchronizing: configuration.synchronizesWrites) { file throws(SystemCallError) in
+            folder = try folders.fanOut(CacheLayout.folderName(forName: name), creating: true)
+            try AtomicFile.writeSynced(named: temporaryName, in: folder, synchronizing: configuration.synchronizesWrites) {
+                file throws(SystemCallError) in
                 try fill(file)
                 try file.setModificationTime(now)
             }
@@ -199,34 +240,44 @@ extension DiskCache {
             throw DiskCacheError(error, key: key, path: layout.entryPath(forName: name))
         }
         do {
-            let committed = try commit(temporaryPath, name: name, size: size, key: key, replacing: expected)
-            if !committed { FileSystem.remove(temporaryPath) }
+            let committed = try commit(temporaryName, in: folder, name: name, size: size, key: key, replacing: expected)
+            if !committed { folder.remove(temporaryName) }
             return committed
         } catch {
-            FileSystem.remove(temporaryPath)
+            folder.remove(temporaryName)
             throw error
         }
     }
 
-    /// Renames a finished file over the entry under the lock, updates the shared size
-    /// ledger, and trims when the write took the total past the limit.
+    /// Renames a finished file (`finishedName` in `source`) over the entry under the lock,
+    /// updates the shared size ledger, and trims when the write took the total past the
+    /// limit. A link at the entry's name is refused, not replaced.
     ///
     /// With `replacing` set, commits only if the entry is still that very file.
-    private func commit(_ finishedPath: String, name: String, size: Int, key: String,
+    private func commit(_ finishedName: String, in source: DirectoryHandle, name: String, size: Int, key: String,
                         replacing expected: FileIdentity?) throws -> Bool {
         let path = layout.entryPath(forName: name)
         return try lock.withExclusiveAccess { ledger in
+            let folder: DirectoryHandle
+            do throws(SystemCallError) {
+                folder = try folders.fanOut(CacheLayout.folderName(forName: name), creating: true)
+            } catch {
+                throw DiskCacheError(error, key: key, path: path)
+            }
             var current = ledger ?? recount()
-            let previous = FileSystem.status(path)
+            let previous = folder.status(name)
+            if let previous, FileSystem.isSymbolicLink(previous) {
+                throw DiskCacheError(.symbolicLink(path, operation: "rename"), key: key)
+            }
             if let expected {
                 guard let previous, FileIdentity(previous) == expected else { return false }
             }
             do throws(SystemCallError) {
-                try FileSystem.rename(finishedPath, to: path)
+                try source.rename(finishedName, to: name, in: folder)
             } catch {
                 // ENOENT here means our finished file vanished, not that the disk refuses.
                 throw error.errno == ENOENT
-                    ? DiskCacheError(.ioFailure, path: finishedPath, key: key, errno: error.errno,
+                    ? DiskCacheError(.ioFailure, path: source.child(finishedName), key: key, errno: error.errno,
                                      reason: "the finished file vanished before it was renamed into place")
                     : DiskCacheError(error, key: key)
             }

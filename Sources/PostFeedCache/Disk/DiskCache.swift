@@ -36,6 +36,15 @@ import Synchronization
 /// **Processes.** Renames, unlinks and trims hold an exclusive `flock` on `.lock`;
 /// reads take no lock at all, so sweeps never block readers.
 ///
+/// **Links.** `directory`'s parent is opened by path (following links: a cache root the
+/// user named may be a link); `directory` itself, `.tmp`, `.lock`, the fan-out folders,
+/// entries and temporary files are reached by name relative to held folder handles, never
+/// following a link (``CacheFolders``, ``DirectoryHandle``). A link at `directory`, `.tmp`
+/// or `.lock` makes ``init(directory:configuration:)`` throw
+/// ``DiskCacheError/Code/symbolicLink``; one at a fan-out folder or an entry is a miss to
+/// reads, refused by writes and removed (the link, not what it names) by ``verify()``,
+/// ``prune()`` and ``removeAll()``. Nothing outside is read, written or removed.
+///
 /// **Expiry.** Entries stored without `expiresAt` get `storedAt` + ``Configuration/defaultTTL``.
 /// Expired entries are still returned (the caller revalidates or reads offline);
 /// ``prune()`` deletes them once past the ``Configuration/expiredEntryGracePeriod``.
@@ -57,6 +66,8 @@ public final class DiskCache: DataCaching {
     public let writeQueue: CacheWriteQueue
 
     let layout: CacheLayout
+    /// The open folders: every file is reached by name through them.
+    let folders: CacheFolders
     let lock: CacheLock
     let state = Mutex(RuntimeState())
 
@@ -88,8 +99,9 @@ public final class DiskCache: DataCaching {
     ///
     /// - Throws: ``DiskCacheError/Code/directoryUnavailable`` when `directory` is not a
     ///   file URL, or does not exist and cannot be created (e.g. a path under a regular
-    ///   file). A directory that exists but refuses writes does not throw: the cache opens
-    ///   read-only with ``isWritable`` `false` and one warning.
+    ///   file); ``DiskCacheError/Code/symbolicLink`` when `directory`, its `.tmp` or its
+    ///   `.lock` is a symbolic link. A directory that exists but refuses writes does not
+    ///   throw: the cache opens read-only with ``isWritable`` `false` and one warning.
     public init(directory: URL, configuration: Configuration = .init()) throws {
         guard directory.isFileURL else {
             throw DiskCacheError(.directoryUnavailable, path: directory.absoluteString,
@@ -99,34 +111,49 @@ public final class DiskCache: DataCaching {
         self.configuration = configuration
         writeQueue = CacheWriteQueue(label: "postfeed.disk-writes \(directory.lastPathComponent)")
         layout = CacheLayout(directory: directory)
-        lock = CacheLock(path: layout.lockPath)
+        folders = CacheFolders(path: layout.directory)
+        lock = CacheLock(folders: folders)
+        let opened: DirectoryHandle
         do throws(SystemCallError) {
-            try FileSystem.makeDirectory(layout.directory)
+            opened = try folders.directory(creating: true)
+        } catch where error.isSymbolicLink {
+            throw DiskCacheError(error)
         } catch {
             throw DiskCacheError(.directoryUnavailable, path: error.path, errno: error.errno,
                                  reason: "\(error.operation): \(error.message)")
         }
+        var refusal: DiskCacheError?
         do throws(SystemCallError) {
-            try FileSystem.makeDirectory(layout.temporaryDirectory)
-            _ = try SystemFile.open(layout.lockPath, flags: O_RDWR | O_CREAT)
+            _ = try folders.temporary(creating: true)
         } catch {
+            if error.isSymbolicLink { refusal = DiskCacheError(error) }
             let failure = DiskCacheError(error)
             if failure.disablesWrites { _ = markUnwritable(failure, countsAsFailedWrite: false) }
         }
+        do throws(SystemCallError) {
+            _ = try opened.open(CacheLayout.lockName, flags: O_RDWR | O_CREAT)
+        } catch {
+            if error.isSymbolicLink { refusal = refusal ?? DiskCacheError(error) }
+            let failure = DiskCacheError(error)
+            if failure.disablesWrites, isWritable { _ = markUnwritable(failure, countsAsFailedWrite: false) }
+        }
+        if let refusal { throw refusal }
         sweepStaleDownloads()
     }
 
     /// Removes downloads abandoned in ``temporaryDirectory`` by crashed processes: one
     /// directory listing, so cheap enough for every launch. (Temporary files beside entries
-    /// are swept by trims and ``prune()``, which list the fan-out folders anyway.)
+    /// are swept by trims and ``prune()``, which list the fan-out folders anyway.) Names
+    /// are examined and unlinked relative to `.tmp`'s handle: a link is never followed,
+    /// nor removed here.
     private func sweepStaleDownloads() {
+        guard let temporary = try? folders.temporary() else { return }
         let now = configuration.now()
         let staleAge = configuration.staleTemporaryFileAge.timeInterval
-        for name in FileSystem.contents(ofDirectory: layout.temporaryDirectory) {
-            let path = layout.temporaryDirectory + "/" + name
-            guard let status = FileSystem.status(path), FileSystem.isRegularFile(status),
+        for name in temporary.names() {
+            guard let status = temporary.status(name), FileSystem.isRegularFile(status),
                   now.timeIntervalSince(FileSystem.modificationDate(status)) > staleAge else { continue }
-            FileSystem.remove(path)
+            temporary.remove(name)
         }
     }
 
@@ -143,6 +170,20 @@ public final class DiskCache: DataCaching {
         URL(fileURLWithPath: layout.temporaryDirectory, isDirectory: true)
     }
 
+    /// ``temporaryDirectory``, held open: download files are created, adopted and removed
+    /// by name through it (``DownloadFolder``), so a link put in place of `.tmp` while the
+    /// cache is open is refused rather than followed. Created when missing.
+    ///
+    /// - Throws: ``DiskCacheError`` — ``DiskCacheError/Code/symbolicLink`` when `.tmp` (or
+    ///   the cache folder) is a link, ``DiskCacheError/Code/notWritable`` when it cannot be made.
+    public func downloadFolder() throws(DiskCacheError) -> DownloadFolder {
+        do throws(SystemCallError) {
+            return DownloadFolder(handle: try folders.temporary(creating: true))
+        } catch {
+            throw DiskCacheError(error, key: nil)
+        }
+    }
+
     /// Whether writes currently reach the disk; see "A disk that refuses writes" above.
     public var isWritable: Bool {
         state.withLock { $0.unwritableSince == nil }
@@ -154,9 +195,7 @@ public final class DiskCache: DataCaching {
     /// A file that fails verification is removed (if it is still the file read) and counted.
     public func entry(forKey key: String) -> DiskCacheEntry? {
         let name = CacheLayout.name(forKey: key)
-        let path = layout.entryPath(forName: name)
-        guard let file = try? SystemFile.open(path, flags: O_RDONLY),
-              let status = try? file.status() else {
+        guard let file = try? openEntry(name), let status = try? file.status() else {
             state.withLock { $0.misses += 1 }
             return nil
         }
@@ -166,10 +205,15 @@ public final class DiskCache: DataCaching {
             state.withLock { $0.hits += 1 }
             return entry
         } catch {
-            removeCorruptEntry(at: path, identity: FileIdentity(status))
+            removeCorruptEntry(named: name, identity: FileIdentity(status))
             state.withLock { $0.misses += 1 }
             return nil
         }
+    }
+
+    /// Opens the entry `name` for reading through its fan-out folder, never through a link.
+    func openEntry(_ name: String) throws(SystemCallError) -> SystemFile {
+        try folders.fanOut(CacheLayout.folderName(forName: name)).open(name, flags: O_RDONLY)
     }
 
     /// Moves the file's mtime (the trim's "last used") to now, unless it is recent enough.

@@ -13,7 +13,7 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
             case directoryUnavailable, notWritable, diskFull, entryTooLarge,
-                 entryNotFound, temporaryFileUnavailable, ioFailure
+                 entryNotFound, temporaryFileUnavailable, ioFailure, symbolicLink
         }
 
         private let value: Value
@@ -34,6 +34,10 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
         public static let temporaryFileUnavailable = Code(.temporaryFileUnavailable)
         /// Any other input/output failure.
         public static let ioFailure = Code(.ioFailure)
+        /// A symbolic link stands where the cache expects a file or folder (its directory,
+        /// `.tmp`, `.lock`, a fan-out folder, an entry, a download to adopt). The cache
+        /// never follows one: the operation is refused and nothing the link names is touched.
+        public static let symbolicLink = Code(.symbolicLink)
 
         /// The code's name, e.g. `diskFull`.
         public var description: String { "\(value)" }
@@ -62,8 +66,12 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
     /// space ``Code/diskFull``, anything else ``Code/ioFailure``.
     ///
     /// `path` replaces the failing file's path, e.g. to name the entry rather than its
-    /// temporary file.
+    /// temporary file — except for a refused link, always named itself.
     init(_ failure: SystemCallError, key: String? = nil, path: String? = nil) {
+        if failure.isSymbolicLink {
+            self.init(.symbolicLink, path: failure.path, key: key, errno: failure.errno, reason: failure.message)
+            return
+        }
         let code: Code = switch failure.errno {
         case EROFS, EACCES, EPERM, ENOTDIR: .notWritable
         case ENOSPC, EDQUOT, EFBIG: .diskFull
@@ -93,6 +101,9 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
             return "\(subject) is too large (\(reason)); raise the cache size limit or do not cache it"
         case .entryNotFound:
             return "no valid \(subject) (\(reason)); store the entry before updating its metadata"
+        case .symbolicLink:
+            // The first words are the path: "<path> is a symbolic link; refused".
+            return "\(path) is a symbolic link; refused (PostFeed never follows a link inside its cache); remove the link or choose another cache directory"
         case .temporaryFileUnavailable:
             return "cannot adopt downloaded file \(path) for \(key ?? "an entry") (\(reason)); download it again"
         default:

@@ -14,17 +14,29 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
     public var path: String
     /// The system error number.
     public var errno: Int32
+    /// `path` is a symbolic link where a file or folder belongs, refused rather than
+    /// followed (``DirectoryHandle``); ``errno`` is then `ELOOP`.
+    public var isSymbolicLink: Bool
 
     /// Creates an error for `operation` on `path` that failed with `errno`.
     public init(operation: String, path: String, errno: Int32) {
         self.operation = operation
         self.path = path
         self.errno = errno
+        self.isSymbolicLink = false
     }
 
-    /// The system's message for ``errno``, e.g. "Permission denied".
-    public var message: String { String(cString: strerror(errno)) }
+    /// The refusal of a symbolic link at `path`, met by `operation`.
+    public static func symbolicLink(_ path: String, operation: String) -> SystemCallError {
+        var error = SystemCallError(operation: operation, path: path, errno: ELOOP)
+        error.isSymbolicLink = true
+        return error
+    }
 
-    /// One line: `<operation> <path>: <message>`.
-    public var description: String { "\(operation) \(path): \(message)" }
+    /// The system's message for ``errno``, e.g. "Permission denied"; for a refused link,
+    /// "is a symbolic link; refused".
+    public var message: String { isSymbolicLink ? "is a symbolic link; refused" : String(cString: strerror(errno)) }
+
+    /// One line: `<operation> <path>: <message>`, or `<path> is a symbolic link; refused`.
+    public var description: String { isSymbolicLink ? "\(path) is a symbolic link; refused" : "\(operation) \(path): \(message)" }
 }

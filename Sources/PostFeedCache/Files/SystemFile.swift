@@ -14,7 +14,8 @@ struct FileIdentity: Hashable, Sendable {
 
 /// An open file descriptor that closes itself. Thin, throwing wrappers over the POSIX
 /// calls the disk cache, ``AtomicFile`` and ``LockFile`` need (Foundation's `FileHandle`
-/// has no `fsync`-then-rename, `flock` or `futimens`).
+/// has no `fsync`-then-rename, `flock` or `futimens`). Files are opened by name through a
+/// ``DirectoryHandle``, never by path, so no link is followed.
 final class SystemFile {
     private(set) var descriptor: Int32
     let path: String
@@ -24,7 +25,20 @@ final class SystemFile {
         self.path = path
     }
 
+    /// Takes ownership of an open `descriptor` (``DirectoryHandle`` opens files by name).
+    convenience init(adopting descriptor: Int32, path: String) {
+        self.init(descriptor: descriptor, path: path)
+    }
+
     deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+
+    /// Hands the open descriptor to the caller, who closes it; afterwards the file must not
+    /// be used.
+    func releaseDescriptor() -> Int32 {
+        let descriptor = self.descriptor
+        self.descriptor = -1
+        return descriptor
+    }
 
     /// Closes the descriptor now, reporting what `close` says (a deferred write error on
     /// some file systems); afterwards the file must not be used.
@@ -36,13 +50,6 @@ final class SystemFile {
         }
     }
 
-    static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(SystemCallError) -> SystemFile {
-        while true {
-            let descriptor = Glibc.open(path, flags | O_CLOEXEC, mode)
-            if descriptor >= 0 { return SystemFile(descriptor: descriptor, path: path) }
-            if errno != EINTR { throw SystemCallError(operation: "open", path: path, errno: errno) }
-        }
-    }
 
     func status() throws(SystemCallError) -> stat {
         var status = stat()
@@ -136,9 +143,9 @@ final class SystemFile {
     }
 }
 
-/// Path-based POSIX calls.
+/// What a `stat` says.
 enum FileSystem {
-    /// `lstat`, or `nil` when the path does not exist (or cannot be examined).
+    /// `lstat` of a path (never following a final link), or `nil` when there is nothing.
     static func status(_ path: String) -> stat? {
         var status = stat()
         return lstat(path, &status) == 0 ? status : nil
@@ -146,48 +153,10 @@ enum FileSystem {
 
     static func isDirectory(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFDIR }
     static func isRegularFile(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFREG }
+    static func isSymbolicLink(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFLNK }
 
     static func modificationDate(_ status: stat) -> Date {
         Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)
             + TimeInterval(status.st_mtim.tv_nsec) / 1e9)
-    }
-
-    /// Creates `path` and its missing parents; an existing directory is fine.
-    static func makeDirectory(_ path: String) throws(SystemCallError) {
-        if let existing = status(path) {
-            if isDirectory(existing) { return }
-            throw SystemCallError(operation: "mkdir", path: path, errno: ENOTDIR)
-        }
-        let parent = (path as NSString).deletingLastPathComponent
-        if !parent.isEmpty, parent != path { try makeDirectory(parent) }
-        if mkdir(path, 0o755) != 0, errno != EEXIST {
-            throw SystemCallError(operation: "mkdir", path: path, errno: errno)
-        }
-    }
-
-    static func rename(_ source: String, to destination: String) throws(SystemCallError) {
-        guard Glibc.rename(source, destination) == 0 else {
-            throw SystemCallError(operation: "rename", path: destination, errno: errno)
-        }
-    }
-
-    /// Unlinks `path`; a file already gone counts as removed.
-    @discardableResult
-    static func remove(_ path: String) -> Bool {
-        unlink(path) == 0 || errno == ENOENT
-    }
-
-    /// Names in a directory, without `.` and `..`; empty when it cannot be listed.
-    static func contents(ofDirectory path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
     }
 }

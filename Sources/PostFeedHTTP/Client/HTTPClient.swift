@@ -85,15 +85,26 @@ public final class HTTPClient: HTTPLoading {
     /// `directory` (created if missing). A failed or retried attempt's file is deleted.
     /// Throws `.fileSystem` when the file cannot be created or written.
     public func download(_ request: HTTPRequest, into directory: URL) async throws(HTTPClientError) -> HTTPDownload {
+        try await download(request, to: NamedFolderDestination(directory: directory))
+    }
+
+    /// Like ``execute(_:)``, but streams the body into a file `destination` makes (one per
+    /// attempt); a failed or retried attempt's file is removed through `destination`.
+    /// Throws `.fileSystem` when the file cannot be made or written.
+    public func download(_ request: HTTPRequest, to destination: any DownloadDestination) async throws(HTTPClientError) -> HTTPDownload {
         let outcome = try await withRetries(request) { () throws(HTTPClientError) -> BodySink in
-            try Self.temporaryFile(in: directory, for: request.url)
+            do throws(DownloadDestinationError) {
+                return .file(try destination.makeFile(), destination: destination)
+            } catch {
+                throw HTTPClientError(.fileSystem, url: request.url, detail: error.description)
+            }
         }
-        guard let fileURL = outcome.fileURL else {
+        guard let file = outcome.file else {
             throw HTTPClientError(.fileSystem, url: request.url, detail: "no download file")
         }
         return HTTPDownload(
             requestURL: request.url, url: outcome.effectiveURL, status: outcome.status, headers: outcome.headers,
-            fileURL: fileURL, byteCount: outcome.byteCount, metrics: outcome.metrics)
+            fileURL: URL(fileURLWithPath: file.path), byteCount: outcome.byteCount, metrics: outcome.metrics)
     }
 
     // MARK: Retries
@@ -131,7 +142,7 @@ public final class HTTPClient: HTTPLoading {
                 // The server's wait (or the backoff) would end past the request's limit:
                 // hand back its answer now rather than wait for a retry that cannot happen.
                 guard Self.fits(delay, after: spent, in: timeouts) else { return outcome }
-                if let fileURL = outcome.fileURL { try? FileManager.default.removeItem(at: fileURL) }
+                outcome.discardFile()
                 logger.debug("retrying after HTTP \(outcome.status)", metadata: ["url": "\(URLUserInfo.removed(from: request.url.absoluteString))", "delay": "\(delay)"])
             } catch {
                 spent += ContinuousClock.now - started
@@ -220,20 +231,5 @@ public final class HTTPClient: HTTPLoading {
             engine.cancel(transfer)
         }
         return try result.get()
-    }
-
-    private static func temporaryFile(in directory: URL, for url: URL) throws(HTTPClientError) -> BodySink {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw HTTPClientError(.fileSystem, url: url, detail: "\(directory.path): \(error.localizedDescription)")
-        }
-        var template = Array(directory.appendingPathComponent(".download-XXXXXX").path.utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw HTTPClientError(.fileSystem, url: url, detail: "\(directory.path): \(String(cString: strerror(errno)))")
-        }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return .file(descriptor: descriptor, url: URL(fileURLWithPath: path))
     }
 }

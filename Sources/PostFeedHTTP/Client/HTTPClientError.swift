@@ -187,6 +187,8 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case .tls:
             return "TLS failure\(curl); check the certificate and the host name"
         case .fileSystem:
+            // A refused link is its own remedy: the line names it.
+            if let detail, detail.hasSuffix("; refused") { return "cannot write the download: \(detail)" }
             return "cannot write the download\(detail.map { ": \($0)" } ?? ""); check the folder's permissions and free space"
         case .shutdown:
             return "the HTTP client was shut down"

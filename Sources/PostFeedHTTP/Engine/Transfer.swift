@@ -89,8 +89,8 @@ struct Origin: Sendable {
 /// Where a transfer's body goes.
 enum BodySink {
     case memory
-    /// An open file descriptor of a temporary file the transfer owns until it finishes.
-    case file(descriptor: Int32, url: URL)
+    /// A file made by `destination`, whose descriptor the transfer owns until it finishes.
+    case file(DownloadFile, destination: any DownloadDestination)
 }
 
 /// What a finished transfer hands back to the client.
@@ -99,9 +99,16 @@ struct TransferOutcome: Sendable {
     var headers: HTTPHeaders
     var effectiveURL: URL
     var body: Data
-    var fileURL: URL?
+    /// The download's file (file sink), closed; removed through `destination` by ``discardFile()``.
+    var file: DownloadFile?
+    var destination: (any DownloadDestination)?
     var byteCount: Int
     var metrics: HTTPMetrics
+
+    /// Removes the downloaded file, if any (a retried attempt's).
+    func discardFile() {
+        if let file, let destination { destination.removeFile(file) }
+    }
 }
 
 /// One request in flight. Everything but `cancelFlag` is touched only on the engine's
@@ -200,7 +207,8 @@ final class Transfer: @unchecked Sendable {
         switch sink {
         case .memory:
             body.append(bytes, expectedTotal: announcedLength)
-        case .file(let descriptor, _):
+        case .file(let file, _):
+            let descriptor = file.descriptor
             var offset = 0
             while offset < bytes.count, let base = bytes.baseAddress {
                 let written = write(descriptor, base + offset, bytes.count - offset)
@@ -225,9 +233,9 @@ final class Transfer: @unchecked Sendable {
 
     /// Resumes the caller exactly once; later calls do nothing.
     func finish(_ result: Result<TransferOutcome, HTTPClientError>) {
-        if case .file(let descriptor, let url) = sink {
-            close(descriptor)
-            if case .failure = result { unlink(url.path) }
+        if case .file(let file, let destination) = sink {
+            close(file.descriptor)
+            if case .failure = result { destination.removeFile(file) }
         }
         let completion = self.completion
         self.completion = nil
@@ -236,11 +244,12 @@ final class Transfer: @unchecked Sendable {
 
     /// The finished transfer's result; call once (the body moves into it).
     func outcome(effectiveURL: URL, metrics: HTTPMetrics) -> TransferOutcome {
-        var fileURL: URL?
-        if case .file(_, let url) = sink { fileURL = url }
+        var file: DownloadFile?
+        var destination: (any DownloadDestination)?
+        if case .file(let made, let madeBy) = sink { (file, destination) = (made, madeBy) }
         return TransferOutcome(
-            status: status, headers: HTTPHeaders(wire: headers), effectiveURL: effectiveURL, body: body.takeData(), fileURL: fileURL,
-            byteCount: byteCount, metrics: metrics)
+            status: status, headers: HTTPHeaders(wire: headers), effectiveURL: effectiveURL, body: body.takeData(), file: file,
+            destination: destination, byteCount: byteCount, metrics: metrics)
     }
 }
 

@@ -56,6 +56,8 @@ public struct HTTPDownload: Sendable {
     public var headers: HTTPHeaders
     /// The body, in a temporary file inside the folder passed to `download`. Empty for `304`.
     public var fileURL: URL
+    /// The file's name in the folder or ``DownloadDestination`` it was made in.
+    public var fileName: String { fileURL.lastPathComponent }
     /// The body's size in bytes (after content decoding).
     public var byteCount: Int
     /// Timings and connection facts of the attempt that produced this response.

@@ -23,7 +23,7 @@ struct PopularityListing {
 
     func run() async throws {
         var notices: [String] = []
-        let folder = client.cacheLocation.state
+        let folder = client.stateStore
         var place = restart
             ? PopularityPlace(backendIdentity: client.backend.identity, shownPostIDs: [], savedAt: "")
             : PopularityPlace.load(from: folder, backendIdentity: client.backend.identity, notices: &notices)

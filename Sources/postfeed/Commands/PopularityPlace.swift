@@ -10,6 +10,10 @@ import PostFeed
 /// `page`, `mode` and `browse` share. A file that cannot be used (not JSON, another
 /// version, another backend) is kept aside as `*.corrupt-<time>` with one line saying why,
 /// and the order starts from the top.
+///
+/// Read, written and set aside through ``ListStateStore`` as the state files are: by name
+/// in `State/`, never through a symbolic link, and a set-aside never overwrites an earlier
+/// one (two within one second get `-2`, `-3`, …).
 struct PopularityPlace: Codable, Equatable {
     /// The schema version this build writes and reads.
     static let currentVersion = 1
@@ -24,48 +28,55 @@ struct PopularityPlace: Codable, Equatable {
     /// When the file was written, ISO-8601 (UTC).
     var savedAt: String
 
-    /// The place saved for `backendIdentity` in `folder`, or an empty one; `notices` gets
-    /// one line when a file was there but could not be used.
-    static func load(from folder: URL, backendIdentity: String, notices: inout [String]) -> PopularityPlace {
+    /// The place saved for `backendIdentity` in `store`'s State folder, or an empty one;
+    /// `notices` gets one line when a file was there but could not be used.
+    static func load(from store: ListStateStore, backendIdentity: String, notices: inout [String]) -> PopularityPlace {
         let empty = PopularityPlace(backendIdentity: backendIdentity, shownPostIDs: [], savedAt: "")
-        let file = folder.appendingPathComponent(fileName)
-        guard FileManager.default.fileExists(atPath: file.path) else { return empty }
+        let file = store.directory.appendingPathComponent(fileName)
         let problem: String
-        if let data = try? Data(contentsOf: file), data.count <= maximumBytes,
-           let place = try? JSONDecoder().decode(PopularityPlace.self, from: data) {
-            if place.version != currentVersion {
-                problem = "is version \(place.version), not \(currentVersion)"
-            } else if place.backendIdentity != backendIdentity {
-                problem = "was saved for backend \(place.backendIdentity), not \(backendIdentity)"
+        do {
+            guard let data = try store.contents(ofFileNamed: fileName, maximumBytes: maximumBytes) else { return empty }
+            if let place = try? JSONDecoder().decode(PopularityPlace.self, from: data) {
+                if place.version != currentVersion {
+                    problem = "is version \(place.version), not \(currentVersion)"
+                } else if place.backendIdentity != backendIdentity {
+                    problem = "was saved for backend \(place.backendIdentity), not \(backendIdentity)"
+                } else {
+                    return place
+                }
             } else {
-                return place
+                problem = "is not a readable popularity order (JSON with version, backendIdentity, shownPostIDs)"
             }
-        } else {
-            problem = "is not a readable popularity order (JSON with version, backendIdentity, shownPostIDs)"
+        } catch where error.systemError == ELOOP {
+            // A link: refused and left where it is.
+            notices.append("\(error.message); starting the popularity order from the top")
+            return empty
+        } catch {
+            problem = "is not a readable popularity order (\(error.message))"
         }
-        let aside = file.deletingLastPathComponent().appendingPathComponent(
-            "\(fileName).corrupt-\(Int(Date().timeIntervalSince1970))")
-        let kept = (try? FileManager.default.moveItem(at: file, to: aside)) != nil
+        let aside = try? store.setAside(fileNamed: fileName)
         notices.append(
             "\(file.path) \(problem); starting the popularity order from the top"
-                + (kept ? " (the file is kept as \(aside.lastPathComponent))" : ""))
+                + (aside.map { " (the file is kept as \($0.lastPathComponent))" } ?? ""))
         return empty
     }
 
     /// Writes the place atomically (a rename), naming the file when that fails.
-    func save(in folder: URL) throws(CLIError) {
-        let file = folder.appendingPathComponent(Self.fileName)
+    func save(in store: ListStateStore) throws(CLIError) {
         var copy = self
         copy.savedAt = Post.formatDate(Date())
+        let data: Data
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(copy).write(to: file, options: .atomic)
+            data = try encoder.encode(copy)
         } catch {
-            throw CLIError(
-                "cannot save the popularity order in \(file.path): \(error.localizedDescription); "
-                    + "check that the folder is writable and the disk has room")
+            throw CLIError("cannot encode the popularity order: \(error)")
+        }
+        do {
+            try store.write(data, toFileNamed: Self.fileName)
+        } catch {
+            throw CLIError(error.message)
         }
     }
 

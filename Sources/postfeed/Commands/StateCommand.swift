@@ -39,12 +39,20 @@ struct StateCommand: AsyncParsableCommand {
             var states: [String: ListState] = [:]
             for mode in ListMode.allCases {
                 let file = store.fileURL(for: mode)
-                guard FileManager.default.fileExists(atPath: file.path) else {
+                // Read as the store reads: by name in State/, never through a link.
+                let bytes: Data?
+                do {
+                    bytes = try store.contents(ofFileNamed: mode.stateFileName, maximumBytes: ListStateStore.maximumFileSize)
+                } catch {
+                    Terminal.note("postfeed: \(error.message)")
+                    continue
+                }
+                guard let bytes else {
                     if !json { print("\(mode): no saved state (\(PostRenderer.displayPath(file)))") }
                     continue
                 }
                 do {
-                    let state = try ListState(jsonData: Data(contentsOf: file))
+                    let state = try ListState(jsonData: bytes)
                     states[mode.rawValue] = state
                     if !json { print(Self.summary(state, file: file)) }
                 } catch {

@@ -109,6 +109,13 @@ struct BackendOptions: ParsableArguments {
         if let path, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
             throw ValidationError("--cache-dir \(path.terminalLine) is a file, not a folder; give a folder (it is made when missing).")
         }
+        // A cloned or unpacked folder can carry a `Cache` link pointing anywhere: never
+        // create and clear folders there unless the user names it.
+        if let link = CacheLocation.linkedWorkingDirectoryCache(explicit: path) {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)).map { " to \($0.terminalLine)" } ?? ""
+            throw ValidationError(
+                "./Cache is a symbolic link\(target), not used as the cache unless named; pass --cache-dir Cache if it is meant (or --cache-dir another folder).")
+        }
     }
 
     /// The cache root in DESIGN.md's order.

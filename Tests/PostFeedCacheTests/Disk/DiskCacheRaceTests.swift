@@ -17,7 +17,7 @@ struct DiskCacheRaceTests {
         // When another writer renames a valid entry into place before the reader removes "its" file
         let other = try DiskCache(directory: directory.url, configuration: ManualDate().configuration())
         try other.store(Data("valid".utf8), metadata: CacheEntryMetadata(key: "k", storedAt: Date()), forKey: "k")
-        cache.removeCorruptEntry(at: path, identity: seen)
+        cache.removeCorruptEntry(named: CacheLayout.name(forKey: "k"), identity: seen)
 
         // Then the valid entry survives
         #expect(cache.entry(forKey: "k")?.data == Data("valid".utf8))

@@ -35,6 +35,30 @@ struct ImagePipelineInjectionTests {
                 requestURL: response.requestURL, url: response.url, status: response.status, headers: response.headers,
                 fileURL: file, byteCount: response.body.count, metrics: response.metrics)
         }
+
+        /// The pipeline streams into a destination the cache made: one file there, written
+        /// through the descriptor it hands out.
+        func download(_ request: HTTPRequest, to destination: any DownloadDestination) async throws(HTTPClientError) -> HTTPDownload {
+            downloads.withLock { $0 += 1 }
+            let response = try await client.execute(request)
+            let file: DownloadFile
+            do throws(DownloadDestinationError) {
+                file = try destination.makeFile()
+            } catch {
+                throw HTTPClientError(.fileSystem, url: request.url, detail: error.description)
+            }
+            let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
+            do {
+                try handle.write(contentsOf: response.body)
+                try handle.close()
+            } catch {
+                destination.removeFile(file)
+                throw HTTPClientError(.fileSystem, url: request.url, detail: "cannot write \(file.path): \(error)")
+            }
+            return HTTPDownload(
+                requestURL: response.requestURL, url: response.url, status: response.status, headers: response.headers,
+                fileURL: URL(fileURLWithPath: file.path), byteCount: response.body.count, metrics: response.metrics)
+        }
     }
 
     /// Entries in a dictionary: a cache for a service that keeps nothing on disk.

@@ -132,7 +132,7 @@ final class PageCacheStore: ResponseCache {
             metadata.attributes[Self.generationAttribute] = current
             switch body {
             case .data(let data): try cache.store(data, metadata: metadata, forKey: key)
-            case .file(let file): try cache.storeFile(at: file, metadata: metadata, forKey: key)
+            case .download(let folder, let name): try cache.storeDownload(named: name, in: folder, metadata: metadata, forKey: key)
             }
             addToIndex(key)
         }

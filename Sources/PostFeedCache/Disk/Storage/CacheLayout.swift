@@ -15,6 +15,9 @@ import Foundation
 /// One level of 256 folders keeps each folder small (≈ 400 files at 100 000 entries)
 /// without a second `mkdir` per entry; no index is consulted on lookup: the path follows
 /// from the key.
+///
+/// The paths here are for messages and for callers that need one (the download folder);
+/// the cache itself reaches every file by name through ``CacheFolders``, never by path.
 struct CacheLayout: Sendable {
     let directory: String
 
@@ -22,8 +25,11 @@ struct CacheLayout: Sendable {
         self.directory = directory.standardizedFileURL.path
     }
 
-    var lockPath: String { directory + "/.lock" }
-    var temporaryDirectory: String { directory + "/.tmp" }
+    static let lockName = ".lock"
+    static let temporaryFolderName = ".tmp"
+
+    var lockPath: String { directory + "/" + Self.lockName }
+    var temporaryDirectory: String { directory + "/" + Self.temporaryFolderName }
 
     /// The entry's file name: SHA-256 of the key's UTF-8 bytes, lowercase hex.
     ///
@@ -45,6 +51,11 @@ struct CacheLayout: Sendable {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// `3f`: the fan-out folder of the entry `name`.
+    static func folderName(forName name: String) -> String {
+        String(name.prefix(2))
+    }
+
     func folder(forName name: String) -> String {
         directory + "/" + name.prefix(2)
     }
@@ -58,8 +69,8 @@ struct CacheLayout: Sendable {
     }
 
     /// A fresh temporary name next to the entry, unique across processes and threads.
-    func temporaryPath(forName name: String) -> String {
-        AtomicFile(path: entryPath(forName: name)).temporaryPath()
+    static func temporaryName(forName name: String) -> String {
+        AtomicFile.temporaryName(for: name)
     }
 
     /// `3f`, a fan-out folder name.

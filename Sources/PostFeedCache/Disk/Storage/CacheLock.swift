@@ -75,8 +75,10 @@ enum LockFileRecord {
     }
 }
 
-/// Cross-process mutual exclusion for a cache directory: a ``LockFile`` on `.lock`, which
-/// also holds the size ledger.
+/// Cross-process mutual exclusion for a cache directory: an exclusive `flock` on `.lock`
+/// (as ``LockFile`` takes it), which also holds the size ledger. `.lock` is opened by name
+/// in the cache directory's handle, never through a link: a link there is refused, so
+/// the ledger and the counters are never written over another file.
 ///
 /// Who takes it: every rename of an entry into place, every unlink of an entry, and
 /// trims. Who does not: readers (a rename is atomic, so a reader sees the old file or the
@@ -85,10 +87,23 @@ enum LockFileRecord {
 /// follows is what keeps one process from deleting the fresh entry another just renamed
 /// into place.
 struct CacheLock: Sendable {
-    let lockFile: LockFile
+    let folders: CacheFolders
 
+    init(folders: CacheFolders) {
+        self.folders = folders
+    }
+
+    /// The lock of the cache directory holding `path` (its `.lock`).
     init(path: String) {
-        lockFile = LockFile(path: path)
+        self.init(folders: CacheFolders(path: (path as NSString).deletingLastPathComponent))
+    }
+
+    /// Opens `.lock` (creating it with `O_CREAT`), blocking for the `flock` when `locking`.
+    func open(flags: Int32 = O_RDWR | O_CREAT, locking: Bool = true) throws(SystemCallError) -> SystemFile {
+        let directory = try folders.directory()
+        let file = try directory.open(CacheLayout.lockName, flags: flags)
+        if locking { try file.lockExclusively() }
+        return file
     }
 
     /// Runs `body` holding the lock, with the ledger read from the lock file (`nil` when
@@ -113,7 +128,7 @@ struct CacheLock: Sendable {
     func withLockedFile<T>(_ body: (SystemFile) throws -> T) throws -> T {
         let file: SystemFile
         do throws(SystemCallError) {
-            file = try lockFile.acquire()
+            file = try open()
         } catch {
             throw DiskCacheError(error)
         }

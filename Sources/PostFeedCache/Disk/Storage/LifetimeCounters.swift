@@ -107,7 +107,7 @@ extension CacheLock {
 
     /// The lifetime counters as last persisted (read without the lock: a snapshot for reports).
     func readLifetimeCounters() -> LifetimeCounters {
-        guard let file = try? SystemFile.open(lockFile.path, flags: O_RDONLY) else { return LifetimeCounters() }
+        guard let file = try? open(flags: O_RDONLY, locking: false) else { return LifetimeCounters() }
         return LifetimeCounters.read(from: file)
     }
 }
