@@ -136,7 +136,7 @@ let package = Package(
         // MARK: Tests
         // Child processes for the suites: posix_spawn and waitpid, not Foundation's
         // `Process`, whose `run()` crashes under parallel suites in Swift 6.3.1.
-        .target(name: "ChildProcess", path: "Tests/ChildProcess", swiftSettings: swiftSettings),
+        .target(name: "SuiteSupport", path: "Tests/SuiteSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "PostFeedModelsTests",
             dependencies: ["PostFeedModels", "PostFeedServer"],
@@ -144,12 +144,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PostFeedHTTPTests",
-            dependencies: ["PostFeedHTTP", "PostFeedServer"],
+            dependencies: ["PostFeedHTTP", "PostFeedServer", "SuiteSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PostFeedCacheTests",
-            dependencies: ["PostFeedCache", "cache-stress", "ChildProcess"],
+            dependencies: ["PostFeedCache", "cache-stress", "SuiteSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "PostFeedTests",
             dependencies: [
-                "PostFeed", "PostFeedImaging", "PostFeedServer", "ChildProcess",
+                "PostFeed", "PostFeedImaging", "PostFeedServer", "SuiteSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -172,14 +172,14 @@ let package = Package(
             dependencies: [
                 "PostFeedServer",
                 "PostFeedModels",
-                "ChildProcess",
+                "SuiteSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["postfeed", "PostFeed", "PostFeedServer", "ChildProcess"],
+            dependencies: ["postfeed", "PostFeed", "PostFeedServer", "SuiteSupport"],
             swiftSettings: swiftSettings
         ),
     ]

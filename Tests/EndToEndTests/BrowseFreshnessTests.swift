@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSupport
 import PostFeedServer
 import Testing
 
@@ -58,7 +59,7 @@ struct BrowseFreshnessTests {
         let sandbox = try Sandbox()
         let title = try Self.firstTitle()
         // Given: page 1 cached by an earlier run, expired at once (max-age=0)
-        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(pageMaxAge: 0)) { server in
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: TestPorts.reserve(), pageMaxAge: 0)) { server in
             let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
             #expect(warm.succeeded, "\(warm)")
             return server.port
@@ -92,7 +93,7 @@ struct BrowseFreshnessTests {
         let fifth = try #require(posts[4]["title"] as? String)
         // Given: page 1 cached (expired at once), post #5 on top
         let port = try await RunningFixtureServer.withRunning(
-            FixtureServerConfiguration(fixturesDirectory: fixtures.directory, pageMaxAge: 0)
+            FixtureServerConfiguration(port: TestPorts.reserve(), fixturesDirectory: fixtures.directory, pageMaxAge: 0)
         ) { server in
             let warm = try await sandbox.run(["browse"], against: server, standardInput: Data("jjjjq".utf8))
             #expect(warm.succeeded, "\(warm)")
@@ -152,7 +153,7 @@ struct BrowseFreshnessTests {
         let title = try Self.firstTitle()
         // Given: page 1 cached by an earlier run, expired at once
         let port = try await RunningFixtureServer.withRunning(
-            FixtureServerConfiguration(fixturesDirectory: fixtures.directory, pageMaxAge: 0)
+            FixtureServerConfiguration(port: TestPorts.reserve(), fixturesDirectory: fixtures.directory, pageMaxAge: 0)
         ) { server in
             let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
             #expect(warm.succeeded, "\(warm)")
@@ -240,7 +241,7 @@ struct BrowseFreshnessTests {
     func quitWhileChecking() async throws {
         let sandbox = try Sandbox()
         let title = try Self.firstTitle()
-        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(pageMaxAge: 0)) { server in
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: TestPorts.reserve(), pageMaxAge: 0)) { server in
             let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
             #expect(warm.succeeded, "\(warm)")
             return server.port
@@ -269,7 +270,7 @@ struct BrowseFreshnessTests {
         let sandbox = try Sandbox()
         let title = try Self.firstTitle()
         // Given: page 1 cached and expired, then the server stopped
-        let baseURL = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(pageMaxAge: 0)) { server in
+        let baseURL = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: TestPorts.reserve(), pageMaxAge: 0)) { server in
             let warm = try await sandbox.run(["list", "--pages", "1", "--no-images"], against: server)
             #expect(warm.succeeded, "\(warm)")
             return server.baseURL

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSupport
 import PostFeedHTTP
 import Testing
 
@@ -98,7 +99,7 @@ extension NginxSuite {
             let proxy = try TunnelProxy()
             defer { proxy.stop() }
             // A target nothing listens on: the proxy answers the CONNECT with 502
-            let closed = try LoopbackSockets.freePort()
+            let closed = try TestPorts.reserve()
             let url = try #require(URL(string: "https://127.0.0.1:\(closed)/files/hello.txt"))
 
             let failure = await expectHTTPError(.proxy) {

@@ -1,4 +1,4 @@
-import ChildProcess
+import SuiteSupport
 import Foundation
 import PostFeedModels
 import PostFeedServer

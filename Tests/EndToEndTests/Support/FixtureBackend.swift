@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSupport
 import PostFeedServer
 
 /// Facts about `Fixtures/` the tests rely on (see `Fixtures/README.md`).
@@ -19,8 +20,10 @@ func withFixtureServer<T>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (RunningFixtureServer) async throws -> T
 ) async throws -> T {
+    // Not port 0: a test that stops this server and starts another at its URL must get
+    // the port back, and the kernel hands port-0 binds of other tests out of its own range.
     try await RunningFixtureServer.withRunning(
-        FixtureServerConfiguration(port: port, faults: faults, enablesTestRoutes: testRoutes), body)
+        FixtureServerConfiguration(port: port == 0 ? TestPorts.reserve() : port, faults: faults, enablesTestRoutes: testRoutes), body)
 }
 
 /// `postfeed <name> <base-url> /api/posts`: the identity list state is saved under.

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSupport
 import Testing
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ final class ProxyNginx: Sendable {
         for attempt in 1...5 {
             let prefix = folder.appendingPathComponent("try-\(attempt)", isDirectory: true)
             try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
-            let caching = try freePort(), forward = try freePort()
+            let caching = try TestPorts.reserve(), forward = try TestPorts.reserve()
             let configuration = prefix.appendingPathComponent("nginx.conf")
             try render(prefix: prefix, origin: origin, cachingPort: caching, forwardPort: forward)
                 .write(to: configuration, atomically: true, encoding: .utf8)

@@ -1,4 +1,4 @@
-import ChildProcess
+import SuiteSupport
 import Foundation
 import Glibc
 
@@ -13,7 +13,7 @@ final class RedisServerProcess: @unchecked Sendable {
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("postfeed-e2e-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try TestPorts.reserve()
         process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         process.arguments = [

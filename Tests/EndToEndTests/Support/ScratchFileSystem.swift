@@ -1,4 +1,4 @@
-import ChildProcess
+import SuiteSupport
 import Foundation
 
 /// A small tmpfs of the test's own: a disk that really fills up, so writes fail with

@@ -1,4 +1,4 @@
-import ChildProcess
+import SuiteSupport
 import Foundation
 
 /// Runs the `cache-stress` executable built next to this test bundle.

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSupport
 import Testing
 
 /// An nginx on a free loopback port, rendered from `Tests/Support/nginx/` into a temporary
@@ -48,8 +49,8 @@ final class NginxServer: Sendable {
         try TestFiles.generate(into: root)
         var lastError = ""
         for attempt in 1...5 {
-            let port = try LoopbackSockets.freePort()
-            let tlsPort = try LoopbackSockets.freePort()
+            let port = try TestPorts.reserve()
+            let tlsPort = try TestPorts.reserve()
             let prefix = folder.appendingPathComponent("nginx-\(attempt)", isDirectory: true)
             let (status, output) = try run(["start", prefix.path, root.path, String(port), String(tlsPort)])
             if status == 0 {

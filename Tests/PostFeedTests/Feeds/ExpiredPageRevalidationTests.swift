@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSupport
 import PostFeed
 import PostFeedServer
 import Testing
@@ -10,7 +11,10 @@ import Testing
 @Suite("Feeds serving expired pages and revalidating them")
 struct ExpiredPageRevalidationTests {
     /// The fixture server with pages that are expired as soon as cached.
-    private static let expiring = FixtureServerConfiguration(pageMaxAge: 0)
+    /// On a port of its own: some tests start a second server at the same URL afterwards.
+    private static var expiring: FixtureServerConfiguration {
+        get throws { FixtureServerConfiguration(port: try TestPorts.reserve(), pageMaxAge: 0) }
+    }
 
     /// A client configuration that serves expired pages and prefetches nothing, so every
     /// request the server sees is one the test asked for.
@@ -191,7 +195,7 @@ struct ExpiredPageRevalidationTests {
         let after = try Self.fixtures([1] + Array(3...30), in: root, named: "after")
         let cacheRoot = root.appendingPathComponent("cache", isDirectory: true)
         // Given: pages 1 and 2 cached (posts 1–20), expired
-        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(fixturesDirectory: before, pageMaxAge: 0)) {
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: TestPorts.reserve(), fixturesDirectory: before, pageMaxAge: 0)) {
             server in
             try await Self.warm(server, root: cacheRoot)
             return server.port
@@ -235,7 +239,7 @@ struct ExpiredPageRevalidationTests {
         let cacheRoot = root.appendingPathComponent("cache", isDirectory: true)
         let old = try Self.fixtures(before, in: root, named: "before")
         let new = try Self.fixtures(after, in: root, named: "after")
-        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(fixturesDirectory: old, pageMaxAge: 0)) {
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: TestPorts.reserve(), fixturesDirectory: old, pageMaxAge: 0)) {
             server in
             try await Self.warm(server, root: cacheRoot)
             return server.port
@@ -299,7 +303,7 @@ struct ExpiredPageRevalidationTests {
         let before = try Self.fixtures(Array(1...30), in: root, named: "before")
         let after = try Self.fixtures([101, 102] + Array(1...30), in: root, named: "after")
         // Given: page 1 cached (posts 1–10), expired; page 2 not cached
-        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(fixturesDirectory: before, pageMaxAge: 0)) {
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: TestPorts.reserve(), fixturesDirectory: before, pageMaxAge: 0)) {
             server in
             try await FeedClient.withFeedClient(Self.configuration(server: server, root: cacheRoot, servesExpiredPages: false)) { client in
                 try await client.infinite.loadMore()

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSupport
 import PostFeedServer
 
 /// A copy of `Fixtures/` a test may change (replace an image: a new ETag), removed at the end.
@@ -23,8 +24,9 @@ final class FixtureCopy: Sendable {
         try Data(contentsOf: image(source)).write(to: image(name))
     }
 
-    /// A server over this copy whose images are revalidated on every use (`max-age=0`).
-    func configuration(port: Int = 0) -> FixtureServerConfiguration {
-        FixtureServerConfiguration(port: port, fixturesDirectory: directory, imageMaxAge: 0)
+    /// A server over this copy whose images are revalidated on every use (`max-age=0`), on
+    /// a port of its own unless given (a second server at a stopped one's URL).
+    func configuration(port: Int? = nil) throws -> FixtureServerConfiguration {
+        FixtureServerConfiguration(port: try port ?? TestPorts.reserve(), fixturesDirectory: directory, imageMaxAge: 0)
     }
 }

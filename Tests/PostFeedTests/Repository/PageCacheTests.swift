@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSupport
 @testable import PostFeed
 import PostFeedCache
 import PostFeedHTTP
@@ -180,7 +181,7 @@ struct PageCacheTests {
         try await withTestClient { client in
             try await withTemporaryPageCache { folder in
                 // Given page 1 cached from a healthy server
-                let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(pageMaxAge: 0)) { server in
+                let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: TestPorts.reserve(), pageMaxAge: 0)) { server in
                     let repository = try makeRepository(server: server, client: client, folder: folder)
                     _ = try await repository.page(.number(1), cachePolicy: .useCache, priority: .normal)
                     return server.port

@@ -1,4 +1,4 @@
-import ChildProcess
+import SuiteSupport
 import Foundation
 import Glibc
 
@@ -11,7 +11,7 @@ final class RedisTestServer: @unchecked Sendable {
 
     /// Starts a server (on `port` when given, e.g. a restart on the same address).
     init(port: Int? = nil, folder: URL? = nil) throws {
-        self.port = try port ?? Self.freePort()
+        self.port = try port ?? TestPorts.reserve()
         self.folder = folder ?? FeedTestSupport.temporaryDirectory("redis")
         try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
         try start()

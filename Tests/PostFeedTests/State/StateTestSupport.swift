@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ChildProcess
+import SuiteSupport
 import Foundation
 import PostFeed
 
