@@ -45,7 +45,9 @@ struct PostFeedCommand: AsyncParsableCommand {
             let code = exitCode(for: error)
             // --help, --version and the like: printed on stdout as ArgumentParser does.
             if code == .success { exit(withError: error) }
-            let message = fullMessage(for: error)
+            var message = fullMessage(for: error)
+            // A usage error: one line and where help is, not the whole synopsis.
+            if code == .validationFailure { message = UsageErrorText.condensed(message) }
             if !message.isEmpty {
                 try? StandardStream.error.write(BackendDescription.removingUserInfo(message).terminalLines + "\n")
             }

@@ -50,6 +50,25 @@ struct BackgroundImageFailureTests {
             #expect(line.contains("\(Self.imagesOnPageOne) images could not be fetched"), "\(line)")
             #expect(line.contains("HTTP 429") && line.contains("Retry-After 30"), "\(line)")
             #expect(line.contains("the next run tries again"), "\(line)")
+            // naming the host and the first image that failed
+            let host = "\(server.baseURL.host ?? "?"):\(server.baseURL.port ?? 0)"
+            #expect(line.contains("images could not be fetched from \(host) (the first \(server.baseURL.absoluteString)/test/status/429?"), "\(line)")
+        }
+    }
+
+    @Test("one image failing: the line names its URL")
+    func oneFailingImageIsNamed() async throws {
+        let sandbox = try Sandbox()
+        // Given one image on page 1 answering 503, the others served
+        try await withImagesAt({ $0.hasSuffix("/img-002.jpg") ? "/test/status/503?image=\($0)" : $0 }) { server in
+            let run = try await sandbox.run(["list", "--image-wait", "0"], against: server)
+
+            #expect(run.succeeded, "\(run)")
+            let summary = summaryLines(run)
+            #expect(summary.count == 1, "\(run)")
+            let line = try #require(summary.first, "\(run)")
+            let url = "\(server.baseURL.absoluteString)/test/status/503?image=/images/img-002.jpg"
+            #expect(line == "postfeed: 1 image could not be fetched (\(url)), the next run tries again: HTTP 503: the server is in trouble", "\(line)")
         }
     }
 

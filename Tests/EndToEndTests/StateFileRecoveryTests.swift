@@ -97,8 +97,31 @@ struct StateFileRecoveryTests {
 
         // Then
         #expect(run.succeeded, "\(run)")
-        #expect(run.standardError.contains("infinite-scroll-state.json is not usable list state"), "\(run)")
+        #expect(run.standardError.contains("infinite-scroll-state.json is not JSON (damaged or cut short)"), "\(run)")
         #expect(!run.standardError.contains("DecodingError"), "no Swift type dump: \(run)")
         #expect(try Data(contentsOf: sandbox.infiniteStateFile) == Data("not json".utf8))
+    }
+
+    @Test("state show and list word a damaged file alike", arguments: ["{damaged", "[1, 2]", "{\"version\": 1}"])
+    func damagedStateOneWording(contents: String) async throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(at: sandbox.stateDirectory, withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: sandbox.infiniteStateFile)
+        try await withFixtureServer { server in
+            let shown = try await sandbox.run(["state", "show"])
+            let listed = try await sandbox.run(["list", "--no-images"], against: server)
+
+            #expect(shown.succeeded && listed.succeeded, "\(shown) \(listed)")
+            let name = "infinite-scroll-state.json "
+            let showFound = shown.errorLines.first { $0.contains(name) }
+            let listFound = listed.errorLines.first { $0.contains(name) }
+            let showLine = try #require(showFound, "\(shown)")
+            let listLine = try #require(listFound, "\(listed)")
+            // The words between the file's name and the first ';' are the same.
+            let showWords = showLine.components(separatedBy: name).last?.components(separatedBy: ";").first
+            let listWords = listLine.components(separatedBy: name).last?.components(separatedBy: ";").first
+            #expect(showWords == listWords, "state show: \(showLine)\nlist: \(listLine)")
+            #expect(!showLine.contains("The given data"), "\(showLine)")
+        }
     }
 }

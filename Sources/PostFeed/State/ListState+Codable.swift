@@ -97,6 +97,13 @@ extension ListState: Codable {
         self = try JSONDecoder().decode(ListState.self, from: jsonData)
     }
 
+    /// A state file's bytes decoded as a run restores them, or what is wrong with them in the
+    /// words a run uses after the file's name: `is empty`, `is not JSON (damaged or cut
+    /// short)`, `is not list state (missing field mode)`, `was saved by a newer PostFeed …`.
+    public static func checked(fileData data: Data) -> Result<ListState, StateFileProblem> {
+        StateFileCheck.decode(data).mapError { StateFileProblem(description: $0.description) }
+    }
+
     /// What ``init(jsonData:)`` found wrong, in one line for a user: the field and the
     /// problem (`missing field mode`, `pageSize: expected Int`), without Swift's type dump.
     public static func describeDecodingFailure(_ error: any Error) -> String {
@@ -234,4 +241,11 @@ extension KeyedEncodingContainer {
         var container = nestedUnkeyedContainer(forKey: key)
         for value in values { try container.encode(value) }
     }
+}
+
+/// What is wrong with a state file, in words that follow its name ("is not JSON (damaged
+/// or cut short)"); ``ListState/checked(fileData:)`` gives it.
+public struct StateFileProblem: Error, Sendable, CustomStringConvertible {
+    /// The words after the file's name.
+    public let description: String
 }

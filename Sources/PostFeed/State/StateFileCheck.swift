@@ -15,13 +15,19 @@ enum StateFileCheck {
     }
 
     static func check(_ data: Data, mode: ListMode, backendIdentity: String) -> Result<ListState, Problem> {
+        decode(data).flatMap { matching($0, mode: mode, backendIdentity: backendIdentity) }
+    }
+
+    /// The state in `data`, or why it is none (empty, not JSON, not list state, a newer
+    /// version), whatever mode and backend it belongs to.
+    static func decode(_ data: Data) -> Result<ListState, Problem> {
         guard !data.isEmpty else { return .failure(Problem(kind: .corrupt, description: "is empty")) }
         // A good file — nearly every run — is parsed once. Only a file that does not decode
         // is parsed again, up to three times, to say precisely what is wrong with it: with
         // 10,000 loaded ids those parses were a third of a restore's CPU time.
         if let state = try? ListState(jsonData: data) {
             if let problem = newerVersionProblem(state.version) { return .failure(problem) }
-            return matching(state, mode: mode, backendIdentity: backendIdentity)
+            return .success(state)
         }
         // Tell damaged bytes apart from JSON of the wrong shape, for the message.
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
@@ -43,7 +49,7 @@ enum StateFileCheck {
         } catch {
             return .failure(Problem(kind: .corrupt, description: "is not valid list state (\(describe(error, in: object)))"))
         }
-        return matching(state, mode: mode, backendIdentity: backendIdentity)
+        return .success(state)
     }
 
     private static func newerVersionProblem(_ version: Int) -> Problem? {

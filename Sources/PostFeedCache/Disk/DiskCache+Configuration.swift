@@ -77,9 +77,10 @@ extension DiskCache {
         }
     }
 
-    /// The default ``Configuration/warningHandler``: `warning: <message>` on standard error.
+    /// The default ``Configuration/warningHandler``: `postfeed: warning: <message>` on
+    /// standard error (as the shared tier's ``RedisCache/printWarning`` and the CLI's).
     public static func printWarning(_ error: DiskCacheError) {
         // `write(_:)` would trap on a full or closed stderr; a warning is not worth a crash.
-        try? FileHandle.standardError.write(contentsOf: Data("warning: \(error.description)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("postfeed: warning: \(error.description)\n".utf8))
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 /// only ``RedisLink``'s queue uses it, one command at a time.
 final class RedisConnection {
     private let context: UnsafeMutablePointer<redisContext>
+    /// The send/receive timeout, for messages.
+    private let timeoutMilliseconds: Int
 
     /// Connects within `timeoutMilliseconds`, which also bounds every command's send and
     /// receive, then selects `address.database` when it is not 0.
@@ -13,11 +15,12 @@ final class RedisConnection {
             throw .unavailable("cannot allocate a hiredis context")
         }
         if pf_redis_err(context) != 0 {
-            let message = String(cString: pf_redis_errstr(context))
+            let message = Self.described(String(cString: pf_redis_errstr(context)), timeoutMilliseconds: timeoutMilliseconds)
             redisFree(context)
             throw .unavailable("cannot connect: \(message)")
         }
         self.context = context
+        self.timeoutMilliseconds = timeoutMilliseconds
         if address.database != 0 {
             let reply = try command([Data("SELECT".utf8), Data(String(address.database).utf8)])
             if case .error(let message) = reply { throw .failed("SELECT \(address.database): \(message)") }
@@ -25,6 +28,14 @@ final class RedisConnection {
     }
 
     deinit { redisFree(context) }
+
+    /// hiredis's error text, with a timeout said as one: a send or receive past the socket
+    /// timeout fails with `EAGAIN` ("Resource temporarily unavailable"), a connect with
+    /// `ETIMEDOUT` or `EINPROGRESS`.
+    static func described(_ message: String, timeoutMilliseconds: Int) -> String {
+        let timeouts = [EAGAIN, EWOULDBLOCK, ETIMEDOUT, EINPROGRESS].map { String(cString: strerror($0)) } + ["Timeout"]
+        return timeouts.contains(message) ? "timed out after \(timeoutMilliseconds) ms" : message
+    }
 
     /// Sends one command, each argument binary-safe, and reads its reply.
     /// - Throws: `.unavailable` when the connection failed or timed out (it is then
@@ -53,7 +64,7 @@ final class RedisConnection {
         }
         guard let reply else {
             let code = pf_redis_err(context)
-            let message = String(cString: pf_redis_errstr(context))
+            let message = Self.described(String(cString: pf_redis_errstr(context)), timeoutMilliseconds: timeoutMilliseconds)
             throw .unavailable(code == 0 ? "no reply" : message)
         }
         defer { freeReplyObject(reply) }

@@ -20,6 +20,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
             case unsupportedScheme = "unsupported scheme"
             case invalidURL = "invalid URL"
             case bodyTooLarge = "body too large"
+            case headersTooLarge = "headers too large"
             case httpStatus = "HTTP status"
             case cancelled = "cancelled"
             case tls = "TLS"
@@ -52,6 +53,9 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let invalidURL = Code(base: .invalidURL)
         /// The body exceeded the configured maximum; the transfer was aborted early.
         public static let bodyTooLarge = Code(base: .bodyTooLarge)
+        /// The response's header fields exceeded ``Transfer/maximumHeaderBytes`` (256 KiB);
+        /// the transfer was aborted before its body. Not transient.
+        public static let headersTooLarge = Code(base: .headersTooLarge)
         /// A response arrived with an error status (see ``HTTPResponse/requireSuccess()``).
         public static let httpStatus = Code(base: .httpStatus)
         /// The calling task was cancelled; the transfer was removed from the engine.
@@ -169,6 +173,8 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
             return "connection lost before a complete response\(curl); try again"
         case .truncatedBody:
             return "the connection closed before the body was complete\(curl); try again"
+        case .headersTooLarge:
+            return "the response headers are too large (\(detail ?? "over the limit")), so the response was not read\(curl); the server is misbehaving: check it"
         case .tooManyRedirects:
             return "too many redirects\(detail.map { " (\($0))" } ?? "")\(curl); check the URL: the server redirects in a loop"
         case .unsupportedScheme:

@@ -133,6 +133,11 @@ final class Transfer: @unchecked Sendable {
     /// The body so far, in memory from the client's buffer pool (memory sink only).
     private var body: PooledBody
     private(set) var byteCount = 0
+    /// Header bytes received so far, across redirects (as curl counts them).
+    private var headerBytes = 0
+    /// More header bytes than any sane response sends (curl itself stops at 300 KB, calling
+    /// it a broken connection): the transfer stops with ``HTTPClientError/Code/headersTooLarge``.
+    static let maximumHeaderBytes = 256 << 10
     /// The final response's `Content-Length` (compressed size when encoded).
     private(set) var announcedLength: Int?
     /// Set when a callback aborted the transfer on purpose; explains the curl error.
@@ -171,6 +176,12 @@ final class Transfer: @unchecked Sendable {
     /// so the headers collected so far are dropped.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         lastByteAt = .now
+        headerBytes += bytes.count
+        guard headerBytes <= Self.maximumHeaderBytes else {
+            abortReason = HTTPClientError(
+                .headersTooLarge, url: request.url, detail: "over \(HTTPClientError.binarySize(Self.maximumHeaderBytes))")
+            return false
+        }
         switch HeaderLine(bytes) {
         case .status(let code):
             headers = WireHeaderFields()

@@ -1,9 +1,16 @@
-/// Widths in terminal columns, as a terminal lays text out: East Asian wide and fullwidth
-/// characters and emoji take 2 columns, combining marks and controls 0, the rest 1.
+/// Widths in terminal columns, as a terminal lays text out — the one width function of the
+/// CLI (lists, `page`, `browse`, wrapping): East Asian wide and fullwidth characters and
+/// emoji take 2 columns; nonspacing and enclosing marks, controls, invisible format
+/// characters (ZWSP, ZWJ, bidi marks) and conjoining Hangul vowels and finals 0; the rest
+/// 1 — spacing marks (Devanagari `ि`, `ी`), the soft hyphen U+00AD and the prepended
+/// concatenation marks (U+0600…) included, which terminals draw a column wide.
 ///
-/// Counted per grapheme cluster (`Character`): a base and its combining marks, or an emoji
-/// ZWJ sequence, is one glyph on screen, as wide as its first scalar (2 for emoji shown as
-/// emoji). `String.count` would count "é" written as e + U+0301 as 1 but "漢" also as 1.
+/// Counted per grapheme cluster (`Character`): an emoji sequence (ZWJ, flag) is one glyph
+/// 2 wide, a skin-tone modifier adding 2 (as tmux draws it); any other cluster is the sum of its scalars (`हि` is 2, `é` as e +
+/// U+0301 is 1). `String.count` would count "漢" as 1. Checked against what tmux draws
+/// (`DisplayWidthTerminalTests`). One deliberate difference: a text-style emoji made an
+/// emoji by VS16 (`❤️`) counts 2, as most terminals draw it; tmux 3.3 draws it 1, and
+/// counting one column too many only leaves a gap, never a wrapped line.
 enum DisplayWidth {
     /// Columns `text` takes on a terminal.
     ///
@@ -16,17 +23,36 @@ enum DisplayWidth {
 
     /// Columns one grapheme cluster takes.
     static func of(_ character: Character) -> Int {
-        guard let first = character.unicodeScalars.first else { return 0 }
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
         let properties = first.properties
-        switch properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .control, .format: return 0
+        // Skin-tone modifiers are drawn as a second glyph by terminals that do not join
+        // them (tmux 3.3 draws 👍🏽 4 wide): counting them keeps the line from wrapping there,
+        // and costs two blank columns where they are joined.
+        if properties.isEmojiPresentation { return 2 + 2 * scalars.dropFirst().filter(\.properties.isEmojiModifier).count }
+        // A text-style emoji turned into an emoji by VS16 (U+FE0F) is drawn 2 wide.
+        if properties.isEmoji, scalars.contains("\u{FE0F}") { return 2 }
+        return scalars.reduce(0) { $0 + of($1) }
+    }
+
+    /// Columns one scalar takes on its own (inside a cluster that is no emoji sequence).
+    static func of(_ scalar: Unicode.Scalar) -> Int {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .control: return 0
+        case .format: return drawnFormatCharacters.contains(scalar.value) ? 1 : 0
         default: break
         }
-        if properties.isEmojiPresentation { return 2 }
-        // A text-style emoji turned into an emoji by VS16 (U+FE0F) is drawn 2 wide.
-        if properties.isEmoji, character.unicodeScalars.contains("\u{FE0F}") { return 2 }
-        return isWide(first.value) ? 2 : 1
+        // Conjoining Hangul vowels and finals join the initial before them (ᄀ + ᅡ is 가).
+        if (0x1160...0x11FF).contains(scalar.value) || (0xD7B0...0xD7FF).contains(scalar.value) { return 0 }
+        return isWide(scalar.value) ? 2 : 1
     }
+
+    /// Format characters (Cf) that terminals draw a column wide, as wcwidth counts them: the
+    /// soft hyphen and the prepended concatenation marks. The others (ZWSP, ZWJ, bidi marks,
+    /// BOM, tags) take none.
+    private static let drawnFormatCharacters: Set<UInt32> = [
+        0x00AD, 0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD,
+    ]
 
     /// The longest prefix of `text` that fits in `columns`, ending with "…" when cut.
     static func cut(_ text: String, toColumns columns: Int) -> String {

@@ -31,6 +31,9 @@ struct ImageCommand: AsyncParsableCommand {
         guard try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) != nil else {
             throw ValidationError("give the id of the post whose image to write, e.g. 'postfeed image 42'.")
         }
+        if let output, output.isEmpty {
+            throw ValidationError("--output is empty; give a file name, e.g. 42.jpg, or - for standard output.")
+        }
     }
 
     func run() async throws {

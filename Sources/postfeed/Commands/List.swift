@@ -65,10 +65,20 @@ struct List: AsyncParsableCommand {
     @Argument(help: .hidden)
     var stray: [String] = []
 
+    /// Whether the command line names `list` (`postfeed list …`) rather than reaching it as
+    /// the default command (`postfeed lsit`).
+    static var namedExplicitly: Bool {
+        CommandLine.arguments.dropFirst().first { !$0.hasPrefix("-") } == "list"
+    }
+
     func validate() throws {
         if let word = stray.first {
             let commands = PostFeedCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-            throw ValidationError("'\(word)' is not a postfeed command; use one of \(commands.joined(separator: ", ")) (postfeed --help).")
+            // `postfeed lsit`: a mistyped command. `postfeed list extra`: an argument `list` does not take.
+            guard Self.namedExplicitly else {
+                throw ValidationError("'\(word.terminalLine)' is not a postfeed command; use one of \(commands.joined(separator: ", ")) (postfeed --help).")
+            }
+            throw ValidationError("list takes no arguments, got '\(word.terminalLine)'; give options only (postfeed list --help).")
         }
         guard pages >= 1 else { throw ValidationError("--pages \(pages) must be at least 1.") }
         if sort == .popularity, mode == .paged {

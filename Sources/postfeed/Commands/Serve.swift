@@ -58,9 +58,31 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is out of range; use 0…65535.") }
+        guard latencyMilliseconds >= 0 else {
+            throw ValidationError("--latency-ms \(latencyMilliseconds) is negative; give 0 or more milliseconds.")
+        }
+        if let fixturesDirectory {
+            try Self.validateFixtures(fixturesDirectory)
+        }
         for (name, share) in [("error", errorShare), ("rate-limit", rateLimitShare), ("truncate", truncateShare),
                               ("reset", resetShare), ("stall", stallShare)] where !(0...1).contains(share) {
             throw ValidationError("--\(name)-share \(share) is out of range; use 0…1.")
+        }
+    }
+
+    /// `--fixtures` names a folder with `posts.json` (said in the option's words, not the
+    /// library's `FixtureServerConfiguration.fixturesDirectory`).
+    static func validateFixtures(_ path: String) throws {
+        guard !path.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("--fixtures is empty; give a folder with posts.json, or leave the option out to serve the built-in fixtures.")
+        }
+        let shown = path.terminalLine
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("--fixtures \(shown) is not a folder; give a folder with posts.json and images/ (scripts/make_fixtures.py makes one).")
+        }
+        guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("posts.json")) else {
+            throw ValidationError("--fixtures \(shown) has no posts.json; give a folder with posts.json and images/ (scripts/make_fixtures.py makes one).")
         }
     }
 

@@ -51,14 +51,14 @@ struct StateCommand: AsyncParsableCommand {
                     if !json { print("\(mode): no saved state (\(PostRenderer.displayPath(file)))") }
                     continue
                 }
-                do {
-                    let state = try ListState(jsonData: bytes)
+                // In the words `list` and `page` use for the same file.
+                switch ListState.checked(fileData: bytes) {
+                case .success(let state):
                     states[mode.rawValue] = state
                     if !json { print(Self.summary(state, file: file)) }
-                } catch {
+                case .failure(let problem):
                     Terminal.note(
-                        "postfeed: \(PostRenderer.displayPath(file)) is not usable list state "
-                            + "(\(ListState.describeDecodingFailure(error))); the next run sets it aside and starts fresh")
+                        "postfeed: \(PostRenderer.displayPath(file)) \(problem); the next run sets it aside and starts fresh")
                 }
             }
             if json { try JSONOutput.print(states) }

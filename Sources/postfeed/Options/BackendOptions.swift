@@ -70,10 +70,14 @@ struct BackendOptions: ParsableArguments {
     func validate() throws {
         try Self.validateCacheDirectory(cacheDirectory)
         if let proxy { try ProxyOption.validate(proxy) }
+        if let backendFile { try Self.validateBackendFile(backendFile) }
         if let timeout, !(timeout.isFinite && timeout > 0 && timeout <= BackendDescription.maximumRequestTimeout) {
             throw ValidationError("--timeout \(timeout) is out of range; give seconds above 0, at most \(Int(BackendDescription.maximumRequestTimeout)).")
         }
         if let sharedCache {
+            guard !sharedCache.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ValidationError("--shared-cache is empty; give redis://host:port or redis://host:port/db, or leave the option out to use no shared cache.")
+            }
             do { _ = try RedisAddress(parsing: sharedCache) } catch { throw ValidationError("--shared-cache: \(error)") }
         }
         guard (1...100).contains(pageSize) else {
@@ -96,6 +100,21 @@ struct BackendOptions: ParsableArguments {
             if let port = url.port, !(1...65_535).contains(port) {
                 throw ValidationError("--base-url '\(shown)' has port \(port), out of range; use 1…65535.")
             }
+        }
+    }
+
+    /// `--backend` names a file that is there: a usage error (exit 64) before anything
+    /// starts, like every other bad option.
+    static func validateBackendFile(_ path: String) throws {
+        guard !path.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("--backend is empty; give a backend config file (JSON), or leave the option out.")
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ValidationError("--backend \(path.shownPath): no such file; pass a backend config file (JSON).")
+        }
+        if isFolder.boolValue {
+            throw ValidationError("--backend \(path.shownPath) is a folder, not a file; pass a backend config file (JSON).")
         }
     }
 

@@ -37,6 +37,8 @@ final class ImageLoads: Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// Background fetches that failed, by reason, in the order the reasons first came.
     private let failures = Mutex<[(reason: String, count: Int)]>([])
+    /// The URLs of the failed fetches, in the order they failed (for the summary to name).
+    private let failedURLs = Mutex<[URL]>([])
 
     init(client: FeedClient, wait: Duration) {
         self.client = client
@@ -98,9 +100,11 @@ final class ImageLoads: Sendable {
 
     // MARK: Failures in the background
 
-    /// One line for stderr saying how many background fetches failed and why, grouped by
-    /// reason, e.g. `19 images could not be fetched, the next run tries again: HTTP 429:
-    /// the server is rate-limiting (Retry-After 30)`; `nil` when none failed.
+    /// One line for stderr saying how many background fetches failed, which, and why,
+    /// grouped by reason, e.g. `19 images could not be fetched from 127.0.0.1:6969 (the
+    /// first http://127.0.0.1:6969/images/img-001.jpg), the next run tries again: HTTP 429:
+    /// the server is rate-limiting (Retry-After 30)`; one image is named by its URL. `nil`
+    /// when none failed.
     func failureSummary() -> String? {
         let groups = failures.withLock { $0 }
         let total = groups.reduce(0) { $0 + $1.count }
@@ -109,12 +113,32 @@ final class ImageLoads: Sendable {
             groups.count == 1
             ? groups[0].reason
             : groups.map { "\($0.count) × \($0.reason)" }.joined(separator: "; ")
-        return "postfeed: \(total) image\(total == 1 ? "" : "s") could not be fetched, the next run tries again: \(reasons)"
+        let which = Self.naming(failedURLs.withLock { $0 }, total: total)
+        return "postfeed: \(total) image\(total == 1 ? "" : "s") could not be fetched\(which.from)\(which.named), the next run tries again: \(reasons)"
+    }
+
+    /// What the summary says of the failed images' URLs: ` (<url>)` for one image; for
+    /// several, ` from <host>` (or ` from N hosts`) and ` (the first <url>)`. URLs without
+    /// credentials, cut as messages cut them, control characters escaped.
+    static func naming(_ urls: [URL], total: Int) -> (from: String, named: String) {
+        guard let first = urls.first else { return ("", "") }
+        let shown = ImagePipelineError.shown(URLUserInfo.removed(from: first.absoluteString)).terminalLine
+        if total == 1 { return ("", " (\(shown))") }
+        let hosts = Set(urls.map(Self.host(of:)))
+        let from = hosts.count == 1 ? hosts.first.map { " from \($0.terminalLine)" } ?? "" : " from \(hosts.count) hosts"
+        return (from, " (the first \(shown))")
+    }
+
+    /// `host[:port]` of `url`, without credentials.
+    private static func host(of url: URL) -> String {
+        guard let host = url.host else { return "?" }
+        return url.port.map { "\(host):\($0)" } ?? host
     }
 
     private func recordFailure(_ error: ImagePipelineError) {
         // A cancelled fetch (Ctrl-C, the wait's end) is counted by `finish()`, not here.
         guard error.code != .cancelled else { return }
+        if let url = error.url { failedURLs.withLock { $0.append(url) } }
         record(Self.reason(of: error), count: 1)
     }
 

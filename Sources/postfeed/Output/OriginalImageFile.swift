@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PostFeed
 import PostFeedCache
@@ -40,7 +41,7 @@ enum OriginalImageFile {
         let format = response.info.format
         let defaultName = "\(id).\(format.fileExtension)"
         var path = output ?? defaultName
-        if path.isEmpty { throw CLIError("--output is empty; give a file name, e.g. \(defaultName)") }
+        if path.isEmpty { throw ValidationError("--output is empty; give a file name, e.g. \(defaultName).") }
         if path == "-" {
             // The Unix convention: the bytes are the output (never a file named "-").
             try writeAll(response.data, to: STDOUT_FILENO, path: "standard output", hint: writableHint)
@@ -48,7 +49,7 @@ enum OriginalImageFile {
         }
         if path.hasSuffix("/") || FileKind.of(path) == .directory {
             guard FileKind.of(path) == .directory else {
-                throw CLIError("cannot write \(path)\(defaultName): the folder \(path) does not exist; create it first")
+                throw CLIError("cannot write \(path.shownPath)\(defaultName): the folder \(path.shownPath) does not exist; create it first")
             }
             path = (path.hasSuffix("/") ? path : path + "/") + defaultName
         }
@@ -72,7 +73,7 @@ enum OriginalImageFile {
         case .device, .fifo, .socket:
             try writeThrough(response.data, to: path, hint: writableHint)
         case .directory:
-            throw CLIError("cannot write \(path): it is a folder")
+            throw CLIError("cannot write \(path.shownPath): it is a folder")
         default:
             try checkFolder(of: destination)
             try writeReplacing(response.data, at: destination, hint: writableHint)
@@ -81,7 +82,7 @@ enum OriginalImageFile {
         let written = destination.pathExtension.lowercased()
         let known = ["jpg", "jpeg", "png", "webp", "gif"]
         if known.contains(written), written != format.fileExtension, !(written == "jpeg" && format.fileExtension == "jpg") {
-            warning = "\(path) holds a \(format.rawValue.uppercased()) image, whatever its .\(written) extension says"
+            warning = "\(path.shownPath) holds a \(format.rawValue.uppercased()) image, whatever its .\(written) extension says"
         }
         return (destination, warning)
     }
@@ -89,7 +90,7 @@ enum OriginalImageFile {
     /// `wrote <path> (PNG, 1234 bytes)`.
     static func summary(_ file: URL, _ image: PostImage) -> String {
         let what = image.response?.info.format.rawValue.uppercased() ?? "image"
-        return "wrote \(file.path) (\(what), \(image.response?.data.count ?? 0) bytes)"
+        return "wrote \(file.path.shownPath) (\(what), \(image.response?.data.count ?? 0) bytes)"
     }
 
     /// The folder `file` goes in must exist and be a folder.
@@ -97,8 +98,8 @@ enum OriginalImageFile {
         let folder = file.deletingLastPathComponent().path
         switch FileKind.of(folder) {
         case .directory: return
-        case nil: throw CLIError("cannot write \(file.path): the folder \(folder) does not exist; create it first")
-        default: throw CLIError("cannot write \(file.path): \(folder) is a file, not a folder")
+        case nil: throw CLIError("cannot write \(file.path.shownPath): the folder \(folder.shownPath) does not exist; create it first")
+        default: throw CLIError("cannot write \(file.path.shownPath): \(folder.shownPath) is a file, not a folder")
         }
     }
 
@@ -114,7 +115,7 @@ enum OriginalImageFile {
             // give, not the temporary file's errno alone.
             let code = errno
             throw CLIError(
-                "cannot write \(destination.path): cannot create a file in \(folder) (\(String(cString: strerror(code))));"
+                "cannot write \(destination.path.shownPath): cannot create a file in \(folder.shownPath) (\(String(cString: strerror(code))));"
                     + " \(hint)")
         }
         var closed = false
@@ -163,7 +164,7 @@ enum OriginalImageFile {
 
     private static func failure(_ path: String, _ code: Int32, hint: String) -> CLIError {
         let advice = code == EACCES || code == EPERM || code == EROFS ? "; \(hint)" : ""
-        return CLIError("cannot write \(path): \(String(cString: strerror(code)))\(advice)")
+        return CLIError("cannot write \(path.shownPath): \(String(cString: strerror(code)))\(advice)")
     }
 }
 

@@ -55,7 +55,8 @@ enum PostRenderer {
     static func listEntry(_ line: PostLine, width: Int = titleWidth) -> String {
         let post = line.post.forTerminal
         let number = String(line.position).leftPadded(to: 4)
-        var text = "\(number). \(post.title.truncated(to: max(20, width - 6)))"
+        // Cut by display columns (CJK, emoji, flags and Hangul take 2), not characters.
+        var text = "\(number). \(DisplayWidth.cut(post.title, toColumns: max(20, width - 6)))"
         let meta = metaLine(post)
         if !meta.isEmpty { text += "\n      \(meta)" }
         if let image = line.image { text += "\n      \(imageLine(image))" }
@@ -146,10 +147,6 @@ enum PostRenderer {
 }
 
 extension String {
-    func truncated(to length: Int) -> String {
-        count <= length ? self : String(prefix(max(0, length - 1))) + "…"
-    }
-
     func leftPadded(to length: Int) -> String {
         count >= length ? self : String(repeating: " ", count: length - count) + self
     }

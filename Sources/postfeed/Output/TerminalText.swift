@@ -17,6 +17,28 @@ extension StringProtocol {
     /// One line: every line break becomes a space, other controls are dropped.
     var terminalLine: String { Self.cleaned(self, keepingNewlines: false) }
 
+    /// A path (or other name the user typed) as printed in a message: every control
+    /// character escaped (`\n`, `\r`, `\t`, `\u{1B}`), so the name shown is the name,
+    /// one line, and cannot drive the terminal; everything else as it is.
+    var shownPath: String {
+        guard unicodeScalars.contains(where: Self.isControl) else { return String(self) }
+        var result = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if Self.isControl(scalar) {
+                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+
     /// Lines: `\n` kept (a `\r\n` counts as one), other controls dropped.
     var terminalLines: String { Self.cleaned(self, keepingNewlines: true) }
 

@@ -35,6 +35,19 @@ final class FixtureCopy: Sendable {
         try JSONSerialization.data(withJSONObject: posts).write(to: file)
     }
 
+    /// Rewrites every post's title in this copy's `posts.json` with `change` (its id and title).
+    func rewriteTitles(_ change: (Int, String) -> String) throws {
+        let file = directory.appendingPathComponent("posts.json")
+        let decoded = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]]
+        var posts = try #require(decoded, "posts.json is an array of posts")
+        for index in posts.indices {
+            if let id = posts[index]["id"] as? Int, let title = posts[index]["title"] as? String {
+                posts[index]["title"] = change(id, title)
+            }
+        }
+        try JSONSerialization.data(withJSONObject: posts).write(to: file)
+    }
+
     /// Rewrites every post's image URL in this copy's `posts.json` with `change` (posts
     /// without one keep none).
     func rewriteImageURLs(_ change: (String) -> String) throws {

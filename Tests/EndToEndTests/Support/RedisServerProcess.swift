@@ -34,6 +34,12 @@ final class RedisServerProcess: @unchecked Sendable {
     /// The `--shared-cache` address.
     var url: String { "redis://127.0.0.1:\(port)" }
 
+    /// Stops the server without closing its port (`SIGSTOP`): connections are accepted by
+    /// the kernel and never answered, as from a server that hangs.
+    func pause() {
+        kill(process.processIdentifier, SIGSTOP)
+    }
+
     /// Kills the server (nothing to save) and removes its folder.
     func stop() {
         if process.isRunning {

@@ -24,7 +24,8 @@ final class ScratchFileSystem: @unchecked Sendable {
         holder = ChildProcess()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = [
-            "unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=\(size),mode=0755 tmpfs \"$1\" || exit 3; read _",
+            "unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=\(size),mode=0755 tmpfs \"$1\" || exit 3; "
+                + "while read line; do mount -o remount,ro \"$1\"; done",
             "scratch", mountPoint.path,
         ]
         holder.standardInput = input
@@ -58,6 +59,24 @@ final class ScratchFileSystem: @unchecked Sendable {
             if holder.isRunning { holder.terminate() }
         }
         holder.waitUntilExit()
+    }
+
+    /// Remounts the file system read-only (`EROFS` for every write, root or not); returns
+    /// once a write is refused.
+    func makeReadOnly() throws {
+        try input.fileHandleForWriting.write(contentsOf: Data("ro\n".utf8))
+        let probe = root.appendingPathComponent(".probe-\(UUID().uuidString)").path
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            let descriptor = open(probe, O_WRONLY | O_CREAT, 0o644)
+            if descriptor < 0, errno == EROFS { return }
+            if descriptor >= 0 {
+                Glibc.close(descriptor)
+                unlink(probe)
+            }
+            guard Date() < deadline else { throw EndToEndError("\(root.path) is still writable after remounting read-only") }
+            usleep(10_000)
+        }
     }
 
     /// Whether this machine lets a test mount one (checked once, on a 64 KiB tmpfs).
