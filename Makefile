@@ -52,13 +52,14 @@ run: build
 	$(POSTFEED) list --mode infinite --pages 2
 	$(POSTFEED) page 3
 
-# Suites run one after another: on a 2-core machine, ~350 tests that each start servers
-# and hammer them at once starve each other's timers (a 300 ms head start, a stall
-# detector), and the run takes about 80 s either way. Each test still runs its own
-# concurrency (1000 requests at once, two processes on one cache, …).
+# Suites run side by side, at most TEST_WIDTH tests at a time (Swift Testing's
+# --experimental-maximum-parallelization-width): unbounded, ~1,000 tests that start
+# servers, processes and tmux panes at once starve a 2-core machine's two
+# cooperative threads. Tests that cannot share the machine are `.serialized` and say why.
+TEST_WIDTH ?= 8
 test: test-deps lint-tests
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel
+	$(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH)
 
 # No closure literal inside #expect/#require: Swift 6.3.1 gives it the discriminator of
 # the next closure literal and runs one body for both (README "Tests").

@@ -149,7 +149,7 @@ struct ImageOutputTests {
         try await withFixtureServer { server in
             // In /proc (no file can be made there, even by root), through a shell: the test
             // harness keeps its own files in the working directory.
-            let (status, message) = try PostfeedProcess.runThroughShell(
+            let (status, message) = try await PostfeedProcess.runThroughShell(
                 "cd /proc && PATH=/nonexistent exec \"$0\" show 42 --open --images none --base-url \"$1\" --cache-dir \"$2\"",
                 baseURL: server.baseURL, cacheRoot: sandbox.cacheRoot)
             #expect(status == 1, "\(message)")

@@ -214,7 +214,7 @@ struct ListCommandTests {
             try #require(first.succeeded, "\(first)")
             let before = try Data(contentsOf: sandbox.infiniteStateFile)
 
-            let (status, message) = try PostfeedProcess.runThroughShell(
+            let (status, message) = try await PostfeedProcess.runThroughShell(
                 "exec \"$0\" list --no-images --base-url \"$1\" --cache-dir \"$2\" >&-",
                 baseURL: server.baseURL, cacheRoot: sandbox.cacheRoot)
 

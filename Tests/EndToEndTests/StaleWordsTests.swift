@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSupport
 import PostFeedServer
 import Testing
 
@@ -9,7 +10,7 @@ struct StaleWordsTests {
     func reasons() async throws {
         let sandbox = try Sandbox()
         // Given: page 1 cached by a server whose pages expire at once
-        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(pageMaxAge: 0)) { server in
+        let port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: TestPorts.reserve(), pageMaxAge: 0)) { server in
             let first = try await sandbox.run(["list", "--no-images"], against: server)
             try #require(first.succeeded, "\(first)")
             return try #require(server.baseURL.port)

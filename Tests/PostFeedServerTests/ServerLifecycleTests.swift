@@ -1,9 +1,24 @@
 import Foundation
+import SuiteSupport
 import PostFeedServer
 import Testing
 
 @Suite("RunningFixtureServer lifetime and request counters")
 struct ServerLifecycleTests {
+    @Test("once withRunning returns, the port is free: a second server starts at the same URL at once, five times over")
+    func portFreeAfterStop() async throws {
+        var port = try TestPorts.reserve()
+        for round in 0..<5 {
+            // A request served, so the server had a connection open when it stopped.
+            port = try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: port)) { server in
+                let response = try await RawHTTPClient(port: server.port).get("/api/posts")
+                #expect(response.status == 200, "round \(round)")
+                return server.port
+            }
+            #expect(TestPorts.isFree(port), "round \(round): port \(port) still bound after withRunning returned")
+        }
+    }
+
     @Test("binds a free loopback port and reports it in baseURL")
     func port() async throws {
         try await RunningFixtureServer.withRunning(FixtureServerConfiguration()) { server in

@@ -117,6 +117,16 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until the child has exited without holding a thread: a test whose child talks
+    /// to a server in this process must not block one of the (two, here) threads that
+    /// server's handlers run on.
+    public func exited() async {
+        while isRunning {
+            guard !Task.isCancelled else { return waitUntilExit() }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// The exit status, or the signal number when ``terminationReason`` is `.uncaughtSignal`.
     public var terminationStatus: Int32 {
         let status = state.withLock { $0.status } ?? 0

@@ -33,7 +33,7 @@ public enum TestPorts {
     }
 
     /// Whether `port` can be bound on 127.0.0.1 now.
-    static func isFree(_ port: Int) -> Bool {
+    public static func isFree(_ port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

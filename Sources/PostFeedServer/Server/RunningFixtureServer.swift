@@ -154,6 +154,10 @@ public struct RunningFixtureServer: Sendable {
                 stopping.set()
                 await services.triggerGracefulShutdown()
                 try await group.waitForAll()
+                // The service returns once the channel's close is under way; the socket may
+                // still be bound for a moment on a busy machine. A caller that starts the
+                // next server at this URL (the tests' restarts) finds the port free.
+                await ListeningPort.released(host: configuration.host, port: boundPort, within: shutdownGracePeriod)
                 return try result.get()
             }
         } onCancel: {

@@ -18,16 +18,22 @@ enum PostfeedProcess {
     /// Standard output goes to /dev/null unless the script redirects it.
     static func runThroughShell(
         _ script: String, baseURL: URL, cacheRoot: URL
-    ) throws -> (status: Int32, standardError: String) {
+    ) async throws -> (status: Int32, standardError: String) {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, try executable().path, baseURL.absoluteString, cacheRoot.path]
-        let errors = Pipe()
-        process.standardError = errors
+        // A file, not a pipe read to its end: waiting on a pipe would hold a thread the
+        // fixture server this child talks to needs.
+        let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("postfeed-shell-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: errorURL.path, contents: nil) else {
+            throw EndToEndError("cannot create \(errorURL.path) for the child's errors")
+        }
+        defer { try? FileManager.default.removeItem(at: errorURL) }
+        process.standardError = try FileHandle(forWritingTo: errorURL)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        await process.exited()
+        let message = String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self)
         return (process.terminationStatus, message)
     }
 
