@@ -41,17 +41,18 @@ BIN=$("$SWIFT" build --show-bin-path)
 echo "fuzz: built in $(($(date +%s) - build_start)) s; running each target for $FUZZ_SECONDS s"
 
 mkdir -p Artifacts
-failed=""
-summary=""
 for name in $TARGETS; do
     if [ ! -d "Corpus/$name" ]; then
         echo "fuzz: unknown target $name (known: $ALL_TARGETS)" >&2
         exit 2
     fi
-    work=.build/corpus/$name
-    log=.build/fuzz-$name.log
+done
+
+# One target for FUZZ_SECONDS; its result line goes to .build/fuzz-<name>.result, a
+# crash report beside it, so that two can run at once without mixing their output.
+fuzz_one() {
+    local name=$1 work=.build/corpus/$1 log=.build/fuzz-$1.log started=.build/fuzz-$1.started
     mkdir -p "$work"
-    started=.build/fuzz-$name.started
     touch "$started"
     # -timeout: an input taking 10 s is a hang; leaks are not checked (Swift's runtime
     # caches metadata for the life of the process).
@@ -60,25 +61,57 @@ for name in $TARGETS; do
     SWIFT_BACKTRACE=enable=no "$BIN/fuzz-$name" "$work" "Corpus/$name" \
         -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=4096 -detect_leaks=0 \
         -artifact_prefix="Artifacts/$name-" -print_final_stats=1 >"$log" 2>&1
-    status=$?
+    local status=$?
+    local runs coverage
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-    line=$(printf '%-16s %12s executions  %6s edges  %s' "$name" "${runs:-?}" "${coverage:-?}" \
-        "$([ $status = 0 ] && echo ok || echo "CRASH (exit $status, see $log)")")
-    echo "$line"
-    summary="$summary$line"$'\n'
+    printf '%-16s %12s executions  %6s edges  %s\n' "$name" "${runs:-?}" "${coverage:-?}" \
+        "$([ $status = 0 ] && echo ok || echo "CRASH (exit $status, see Fuzz/$log)")" >".build/fuzz-$name.result"
+    : >".build/fuzz-$name.crash"
     if [ $status != 0 ]; then
-        failed="$failed $name"
-        grep -E "^(==[0-9]+==ERROR|SUMMARY|Fatal error|.*artifact_prefix|Test unit written)" "$log" | head -5
-        grep -E "^ *#[0-9]+ " "$log" | head -12
-        # The input itself, so that a CI log alone reproduces the crash.
-        find Artifacts -maxdepth 1 -name "$name-*" -newer "$started" | while read -r artifact; do
-            echo "fuzz: $artifact ($(wc -c <"$artifact") bytes), base64; replay with"
-            echo "      base64 -d >input <<'EOF' && Fuzz/.build/debug/fuzz-$name input"
-            base64 "$artifact"
-            echo "EOF"
-        done
+        {
+            grep -E "^(==[0-9]+==ERROR|SUMMARY|Fatal error|.*artifact_prefix|Test unit written)" "$log" | head -5
+            grep -E "^ *#[0-9]+ " "$log" | head -12
+            # The input itself, so that a CI log alone reproduces the crash.
+            find Artifacts -maxdepth 1 -name "$name-*" -newer "$started" | while read -r artifact; do
+                echo "fuzz: $artifact ($(wc -c <"$artifact") bytes), base64; replay with"
+                echo "      base64 -d >input <<'EOF' && Fuzz/.build/debug/fuzz-$name input"
+                base64 "$artifact"
+                echo "EOF"
+            done
+        } >".build/fuzz-$name.crash"
     fi
+    return $status
+}
+
+# Two targets at a time (FUZZ_JOBS): each is one process on one core, and the machine
+# has two; every target still gets its whole FUZZ_SECONDS.
+FUZZ_JOBS=${FUZZ_JOBS:-2}
+failed=""
+summary=""
+set -- $TARGETS
+while [ $# -gt 0 ]; do
+    batch=""
+    for _ in $(seq "$FUZZ_JOBS"); do
+        [ $# -gt 0 ] || break
+        batch="$batch $1"
+        shift
+    done
+    pids=""
+    for name in $batch; do
+        fuzz_one "$name" &
+        pids="$pids $!"
+    done
+    index=0
+    for name in $batch; do
+        index=$((index + 1))
+        pid=$(echo $pids | cut -d' ' -f$index)
+        wait "$pid" || failed="$failed $name"
+        line=$(cat ".build/fuzz-$name.result")
+        echo "$line"
+        summary="$summary$line"$'\n'
+        cat ".build/fuzz-$name.crash"
+    done
 done
 echo
 echo "fuzz: ${FUZZ_SECONDS} s per target"
