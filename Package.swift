@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Tests only: a clock the suites advance instead of sleeping (TestClock).
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         // MARK: Library
@@ -162,6 +164,7 @@ let package = Package(
             dependencies: [
                 "PostFeed", "PostFeedImaging", "PostFeedServer", "SuiteSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],

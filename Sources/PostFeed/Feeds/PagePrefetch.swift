@@ -28,13 +28,13 @@ struct PagePrefetch: Sendable {
     /// (issue 16's cold `page 1`).
     init(
         key: PageKey, repository: any PostRepository, images: ImagePipeline? = nil, imageLimit: Int = .max,
-        cachePolicy: CachePolicy = .useCache, after: (images: Task<Void, Never>, atMost: Duration)? = nil,
+        cachePolicy: CachePolicy = .useCache, after: (images: Task<Void, Never>, atMost: Duration, clock: any Clock<Duration>)? = nil,
         logger: Logger
     ) {
         self.key = key
         let gate = PrefetchGate()
         self.gate = gate
-        if let after { gate.open(after: after.images, atMost: after.atMost) } else { gate.open() }
+        if let after { gate.open(after: after.images, atMost: after.atMost, on: after.clock) } else { gate.open() }
         self.task = Task {
             await gate.wait()
             // Cancelled while waiting (the gate opens on cancellation): no lookup at all, so

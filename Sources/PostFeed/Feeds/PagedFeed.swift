@@ -33,16 +33,19 @@ public actor PagedFeed {
         /// land, at most this long, before it is requested: the screen being shown comes
         /// first. A navigation to that page starts it at once. Default 1 s.
         public var nextPageHeadStart: Duration
+        /// The clock ``nextPageHeadStart`` is measured on; a test passes one it advances.
+        public var clock: any Clock<Duration>
 
         /// Both prefetches are on unless turned off; expired pages are revalidated first.
         public init(
             prefetchNeighbour: Bool = true, prefetchImages: Bool = true, servesExpiredPages: Bool = false,
-            nextPageHeadStart: Duration = .seconds(1)
+            nextPageHeadStart: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.prefetchNeighbour = prefetchNeighbour
             self.prefetchImages = prefetchImages
             self.servesExpiredPages = servesExpiredPages
             self.nextPageHeadStart = nextPageHeadStart
+            self.clock = clock
         }
     }
 
@@ -386,7 +389,7 @@ public actor PagedFeed {
         pagePrefetch = PagePrefetch(
             key: nextKey, repository: repository, images: configuration.prefetchImages ? images : nil,
             cachePolicy: readPolicy(.useCache),
-            after: currentImages.map { ($0, configuration.nextPageHeadStart) }, logger: logger)
+            after: currentImages.map { ($0, configuration.nextPageHeadStart, configuration.clock) }, logger: logger)
     }
 
     /// Waits for the prefetch of the next page and its images (and of the current page's

@@ -37,10 +37,11 @@ final class PrefetchGate: Sendable {
         }
     }
 
-    /// Opens the gate when `task` ends or after `limit`, whichever comes first.
-    func open(after task: Task<Void, Never>, atMost limit: Duration) {
+    /// Opens the gate when `task` ends or after `limit` on `clock`, whichever comes first.
+    func open(after task: Task<Void, Never>, atMost limit: Duration, on clock: any Clock<Duration>) {
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: limit)
+            // A cancelled sleep (the task ended first) must not open the gate early.
+            do { try await clock.sleep(for: limit) } catch { return }
             self?.open()
         }
         Task { [weak self] in

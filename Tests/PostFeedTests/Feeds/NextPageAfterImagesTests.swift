@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import PostFeed
 import PostFeedServer
@@ -52,15 +53,37 @@ struct NextPageAfterImagesTests {
         }
     }
 
-    @Test("with a slow image on screen, the next page is still prefetched after nextPageHeadStart", .timeLimit(.minutes(1)))
+    /// Whether something sleeps on `clock` (TestClock's check throws when something does).
+    static func hasSleeper(_ clock: Clocks.TestClock<Duration>) async -> Bool {
+        do {
+            try await clock.checkSuspension()
+            return false
+        } catch {
+            return true
+        }
+    }
+
+    @Test("with a slow image on screen, the next page is prefetched once nextPageHeadStart has passed on the feed's clock, not before", .timeLimit(.minutes(1)))
     func headStartIsBounded() async throws {
         let server = FixtureServerConfiguration(faults: FaultInjection(bandwidthLimits: ["/images/img-027.png": 64]))
-        try await FeedTestSupport.withClient(server: server, pageSize: 10, configure: { $0.paged.nextPageHeadStart = .milliseconds(50) }) {
-            client, running, _ in
+        let clock = Clocks.TestClock<Duration>()
+        try await FeedTestSupport.withClient(
+            server: server, pageSize: 10,
+            configure: { $0.paged.nextPageHeadStart = .seconds(30); $0.paged.clock = clock }
+        ) { client, running, _ in
             try await client.readPages(.number(3)) { _ in }
-            let prefetched = await FeedTestSupport.eventually {
-                running.recordedRequests.contains { $0.path == "/api/posts" && $0.query?.contains("page=4") == true }
-            }
+            let pageFour = { running.recordedRequests.contains { $0.path == "/api/posts" && $0.query?.contains("page=4") == true } }
+            // The head start's timer is waiting on the feed's clock (no advance before it is).
+            let timing = await FeedTestSupport.eventually { await Self.hasSleeper(clock) }
+            try #require(timing, "no timer waits on the feed's clock")
+            // Just short of the head start, with img-027 still crawling in: not yet.
+            await clock.advance(by: .seconds(29))
+            try await Task.sleep(for: .milliseconds(200))
+            let early = pageFour()
+            #expect(!early, "page 4 was requested before the head start had passed")
+            // The head start passes: the prefetch goes out although the image has not landed.
+            await clock.advance(by: .seconds(1))
+            let prefetched = await FeedTestSupport.eventually { pageFour() }
             #expect(prefetched)
         }
     }

@@ -26,7 +26,7 @@ struct SharedTierCancellationTests {
             let repository = try SharedPageTests.repository(client, server, root: root.appendingPathComponent("a"), shared: shared)
             let images = Task<Void, Never> { try? await Task.sleep(for: .seconds(3600)) }
             let prefetch = PagePrefetch(
-                key: .number(1), repository: repository, after: (images: images, atMost: .seconds(3600)),
+                key: .number(1), repository: repository, after: (images: images, atMost: .seconds(3600), clock: ContinuousClock()),
                 logger: Logger(label: "test"))
             prefetch.task.cancel()
             await prefetch.task.value
