@@ -2,7 +2,8 @@
 #   make run    build, then show posts from the built-in fixture backend
 #   make test   build and run every test suite
 # (`make test-ci`, what CI runs, adds 30 s of fuzzing per parser after the tests.)
-# Both install what the build needs (libcurl4-openssl-dev, the image libraries, hiredis;
+# Both install what the build needs (libcurl4-openssl-dev, the image libraries, hiredis,
+# libxml2-dev;
 # nginx, tmux and redis-server for the tests)
 # when it is missing, with sudo when not root.
 
@@ -13,9 +14,10 @@ POSTFEED := .build/debug/postfeed
 .PHONY: run test build release deps test-deps lint-tests bench bench-browse fixtures clean
 
 # libcurl for HTTP; the image decoders and chafa for previews (PostFeedImaging); hiredis
-# for the shared cache tier (PostFeedCache's RedisCache).
+# for the shared cache tier (PostFeedCache's RedisCache); libxml2 for the feed and HTML
+# parsers (PostFeedFormats).
 # libchafa-dev's chafa.pc requires glib-2.0 but Debian's package does not depend on it.
-DEPS_PACKAGES := libcurl4-openssl-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev libhiredis-dev
+DEPS_PACKAGES := libcurl4-openssl-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev libhiredis-dev libxml2-dev
 
 deps:
 	@missing=""; for p in $(DEPS_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -1,0 +1,83 @@
+internal import CLibXML2
+import Foundation
+
+/// libxml2 is set up once per process (its docs ask for `xmlInitParser` before threads
+/// parse concurrently); Swift runs a global's initializer exactly once.
+let libxml2Initialized: Void = xmlInitParser()
+
+/// A parsed XML document: owns libxml2's tree and frees it in `deinit`.
+///
+/// Parsed with no network (`XML_PARSE_NONET`), no entity substitution, no DTD loading and
+/// libxml2's default limits (no `XML_PARSE_HUGE`: 256 levels of nesting, 10 MB per text
+/// node). Any entity declaration stops the parser: feeds need none, and they are what
+/// billion-laughs and external-entity documents are made of.
+final class XMLDocument {
+    private let document: xmlDocPtr
+
+    private init(document: xmlDocPtr) {
+        self.document = document
+    }
+
+    deinit {
+        xmlFreeDoc(document)
+    }
+
+    /// Why a body is not a usable XML document.
+    enum Failure: Error {
+        /// An entity declaration (general, parameter or unparsed) stopped the parser.
+        case entityDeclaration
+        /// Nesting past libxml2's limit.
+        case tooDeep(line: Int)
+        /// Not XML at all, or broken before its root element.
+        case malformed(message: String, line: Int)
+    }
+
+    /// Parses `bytes` (any encoding libxml2 reads: a BOM or the XML declaration says
+    /// which, UTF-8 otherwise). Errors after the root element has started are recovered
+    /// from, as feed readers do for real-world feeds (an undeclared `&nbsp;`, a stray `&`).
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> XMLDocument {
+        _ = libxml2Initialized
+        guard let context = xmlNewParserCtxt() else {
+            throw .malformed(message: "libxml2 could not allocate a parser", line: 0)
+        }
+        defer { xmlFreeParserCtxt(context) }
+        pf_xml_harden_context(context)
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue
+                | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
+        guard bytes.count <= Int(Int32.max) else {
+            throw .malformed(message: "the document is larger than 2 GiB", line: 0)
+        }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count > 0 else {
+            throw .malformed(message: "an empty document", line: 0)
+        }
+        let parsed = xmlCtxtReadMemory(context, base, Int32(bytes.count), nil, nil, options)
+        if pf_xml_refused_entity(context) != 0 {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw .entityDeclaration
+        }
+        let error = xmlCtxtGetLastError(context)
+        let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } }?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = error.map { Int($0.pointee.line) } ?? 0
+        if let message, message.contains("Excessive depth") {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw .tooDeep(line: line)
+        }
+        guard let parsed else {
+            throw .malformed(message: message ?? "not an XML document", line: line)
+        }
+        guard xmlDocGetRootElement(parsed) != nil else {
+            xmlFreeDoc(parsed)
+            throw .malformed(message: message ?? "no root element", line: line)
+        }
+        return XMLDocument(document: parsed)
+    }
+
+    /// Runs `body` with the root element; the tree lives until `body` returns.
+    func withRootElement<Result, Failure: Error>(_ body: (XMLElement) throws(Failure) -> Result) throws(Failure) -> Result {
+        defer { withExtendedLifetime(self) {} }
+        // Checked non-nil in `parse`.
+        return try body(XMLElement(xmlDocGetRootElement(document)!))
+    }
+}
