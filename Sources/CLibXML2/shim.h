@@ -74,4 +74,37 @@ static inline int pf_xml_refused_entity(xmlParserCtxtPtr parser) {
     return parser->_private == PF_XML_REFUSED_ENTITY_MARK;
 }
 
+// MARK: quiet
+// libxml2 reports some errors through its thread-local generic handler whatever the
+// parser options say (encoding conversion failures while parsing, serialization errors
+// in `xmlNodeDump`), which writes to stderr: a library must not. The parser context still
+// records them (`xmlCtxtGetLastError`). The handlers are per thread, so this changes
+// nothing for other threads; the caller restores them when done.
+typedef struct {
+    xmlGenericErrorFunc generic;
+    void *genericContext;
+    xmlStructuredErrorFunc structured;
+    void *structuredContext;
+} pf_xml_error_handlers;
+
+static inline void pf_xml_ignore_generic_error(void *context, const char *message, ...) {
+    (void)context; (void)message;
+}
+
+static inline void pf_xml_ignore_structured_error(void *context, xmlErrorPtr error) {
+    (void)context; (void)error;
+}
+
+static inline pf_xml_error_handlers pf_xml_silence_errors(void) {
+    pf_xml_error_handlers saved = { xmlGenericError, xmlGenericErrorContext, xmlStructuredError, xmlStructuredErrorContext };
+    xmlSetGenericErrorFunc(NULL, pf_xml_ignore_generic_error);
+    xmlSetStructuredErrorFunc(NULL, pf_xml_ignore_structured_error);
+    return saved;
+}
+
+static inline void pf_xml_restore_errors(pf_xml_error_handlers saved) {
+    xmlSetGenericErrorFunc(saved.genericContext, saved.generic);
+    xmlSetStructuredErrorFunc(saved.structuredContext, saved.structured);
+}
+
 #endif

@@ -139,6 +139,18 @@ struct RSSParserTests {
         #expect(feed.items.first?.published == FeedFixtures.date("2000-08-09T12:00:00Z"))
     }
 
+    @Test("raw markup inside a description is kept as HTML")
+    func rawMarkupDescription() throws {
+        let body = Data("""
+            <rss version="2.0"><channel><title>t</title>
+            <item><guid>raw</guid><description>Intro <p>Raw <b>bold</b> <a href="https://x.example/">x</a></p></description></item>
+            </channel></rss>
+            """.utf8)
+        let feed = try FeedParser.parse(body, contentType: nil, baseURL: nil)
+        let item = try #require(feed.items.first)
+        #expect(item.renderedBody().text == "Intro\n\nRaw bold x [1]\n\n[1] https://x.example/")
+    }
+
     @Test("an RSS channel's atom:link rel=next pages it")
     func rssNextLink() throws {
         let body = Data("""

@@ -52,9 +52,9 @@ struct RSSReader {
             case (nil, "guid"):
                 guid = FeedReading.identifier(child.text)
             case (nil, "description"), (XMLNamespace.rss1?, "description"):
-                description = child.text
+                description = child.markup
             case (XMLNamespace.content?, "encoded"):
-                encoded = child.text
+                encoded = child.markup
             case (nil, "author"):
                 author = Self.name(fromEmailAddress: child.text)
             case (XMLNamespace.dublinCore?, "creator"):

@@ -25,15 +25,15 @@ public enum HTMLText {
     /// Renders `html` (a fragment or a whole document, UTF-8).
     /// - Parameter baseURL: what relative links and image sources resolve against.
     public static func render(_ html: String, baseURL: URL? = nil) -> RenderedText {
+        // libxml2 drops the ESC of an escape sequence and keeps the rest (`[31m`) as text:
+        // take sequences (and other controls) out whole first.
+        let html = TerminalText.removingEscapeSequences(html)
         guard html.contains(where: { $0 == "<" || $0 == "&" }) else {
             // Plain text in an HTML field: no parser needed, white space still collapses.
             var layout = TextLayout()
             layout.text(html)
-            return RenderedText(body: TerminalText.lines(layout.finish()), links: [])
+            return RenderedText(body: TerminalText.laidOut(layout.finish()), links: [])
         }
-        // libxml2 drops the ESC of an escape sequence and keeps the rest (`[31m`) as text:
-        // take sequences out whole first.
-        let html = TerminalText.removingEscapeSequences(html)
         guard let document = HTMLDocument(html) else { return RenderedText(body: "", links: []) }
         var walker = HTMLWalker(baseURL: baseURL)
         document.withRoot { root in walker.walk(root) }
@@ -47,6 +47,8 @@ final class HTMLDocument {
 
     init?(_ html: String) {
         _ = libxml2Initialized
+        let handlers = pf_xml_silence_errors()
+        defer { pf_xml_restore_errors(handlers) }
         var html = html
         let parsed: htmlDocPtr? = html.withUTF8 { bytes in
             guard bytes.count <= Int(Int32.max), let base = UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),

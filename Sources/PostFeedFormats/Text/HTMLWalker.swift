@@ -43,7 +43,7 @@ struct HTMLWalker {
     }
 
     mutating func finish() -> RenderedText {
-        let body = TerminalText.lines(layout.finish())
+        let body = TerminalText.laidOut(layout.finish())
         return RenderedText(body: body, links: links.map(TerminalText.line), images: images.map(TerminalText.line))
     }
 

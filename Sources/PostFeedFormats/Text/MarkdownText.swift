@@ -11,7 +11,8 @@ public enum MarkdownText {
     /// - Parameter baseURL: what relative links and image sources resolve against.
     public static func render(_ markdown: String, baseURL: URL? = nil) -> RenderedText {
         var renderer = MarkdownRenderer(baseURL: baseURL)
-        let lines = markdown.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        // Controls out before the layout, so that none leaves a space behind.
+        let lines = TerminalText.removingEscapeSequences(markdown).replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
         renderer.blocks(lines.map(String.init), depth: 0, inItem: false)
         return renderer.finish()
     }
@@ -29,7 +30,7 @@ private struct MarkdownRenderer {
     }
 
     mutating func finish() -> RenderedText {
-        RenderedText(body: TerminalText.lines(layout.finish()), links: links.map(TerminalText.line), images: images.map(TerminalText.line))
+        RenderedText(body: TerminalText.laidOut(layout.finish()), links: links.map(TerminalText.line), images: images.map(TerminalText.line))
     }
 
     // MARK: Blocks

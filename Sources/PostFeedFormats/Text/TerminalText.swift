@@ -18,6 +18,22 @@ public enum TerminalText {
     /// Lines: `\n` kept (a `\r\n` counts as one), other controls dropped.
     public static func lines(_ text: String) -> String { cleaned(text, keepingNewlines: true) }
 
+    /// Laid-out text made terminal-safe: ``lines(_:)``, then white space that the dropped
+    /// characters left at a line's end trimmed, runs of empty lines made one, and empty
+    /// lines at the start and end removed.
+    static func laidOut(_ text: String) -> String {
+        let cleaned = lines(text)
+        var result: [Substring] = []
+        for line in cleaned.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = line
+            while let last = line.last, last == " " { line.removeLast() }
+            if line.isEmpty, result.last?.isEmpty ?? true { continue }
+            result.append(line)
+        }
+        while result.last?.isEmpty == true { result.removeLast() }
+        return result.joined(separator: "\n")
+    }
+
     /// Escape sequences and controls out, but tabs, `\r` and `\n` kept: markup before it is
     /// parsed (a `<pre>`'s tabs still matter; the parser drops a lone ESC but would keep
     /// the rest of its sequence as text).

@@ -37,6 +37,8 @@ final class XMLDocument {
     /// from, as feed readers do for real-world feeds (an undeclared `&nbsp;`, a stray `&`).
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> XMLDocument {
         _ = libxml2Initialized
+        let handlers = pf_xml_silence_errors()
+        defer { pf_xml_restore_errors(handlers) }
         guard let context = xmlNewParserCtxt() else {
             throw .malformed(message: "libxml2 could not allocate a parser", line: 0)
         }

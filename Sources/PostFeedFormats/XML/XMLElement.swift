@@ -111,6 +111,18 @@ struct XMLElement {
         return result
     }
 
+    /// The content as markup: ``text`` normally (escaped or CDATA HTML), but the children
+    /// serialized when the feed put raw elements inside (`<description><p>…</p></description>`,
+    /// which real feeds do).
+    var markup: String {
+        var child = node.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE { return innerMarkup }
+            child = current.pointee.next
+        }
+        return text
+    }
+
     /// `text` with surrounding whitespace removed, or `nil` when that leaves nothing.
     var trimmedText: String? {
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -139,6 +151,8 @@ struct XMLElement {
     /// The element's content as markup (for Atom's `type="xhtml"`): its children
     /// serialized, without the element itself.
     var innerMarkup: String {
+        let handlers = pf_xml_silence_errors()
+        defer { pf_xml_restore_errors(handlers) }
         guard let buffer = xmlBufferCreate() else { return "" }
         defer { xmlBufferFree(buffer) }
         var child = node.pointee.children
