@@ -27,4 +27,22 @@ struct FuzzRegressionTests {
         }
         #expect(MarkdownText.render("a\n\u{0}\u{0}\nb").body == "a\n\nb", "a line of controls only is a blank line")
     }
+
+    /// fuzz-feed, 2026-11-28: an item link `httpS://…` was kept with its scheme as written;
+    /// a loader comparing schemes would take it for something else. Schemes are lowercased.
+    @Test("an upper-case http scheme is kept, lowercased; other schemes are not kept")
+    func upperCaseScheme() throws {
+        let body = Data("""
+            <rss version="2.0"><channel><title>t</title>
+            <item><link>httpS://blog.example.org/hello/</link><enclosure url="HTTP://blog.example.org/a.png" type="image/png"/></item>
+            <item><link>FILE:///etc/passwd</link><guid>file</guid></item>
+            </channel></rss>
+            """.utf8)
+        let feed = try FeedParser.parse(body, contentType: nil, baseURL: nil)
+        try #require(feed.items.count == 2)
+        #expect(feed.items[0].link?.absoluteString == "https://blog.example.org/hello/")
+        #expect(feed.items[0].id == "https://blog.example.org/hello/")
+        #expect(feed.items[0].imageURL?.absoluteString == "http://blog.example.org/a.png")
+        #expect(feed.items[1].link == nil)
+    }
 }

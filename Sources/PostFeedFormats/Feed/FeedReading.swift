@@ -2,13 +2,20 @@ import Foundation
 
 /// What the three readers share: URL resolution, one-line text, fallback identifiers.
 enum FeedReading {
-    /// `string` resolved against `base`, kept only when it is `http` or `https`: a feed
-    /// must not point the loader at `file:` or other schemes.
+    /// `string` resolved against `base`, kept only when it is `http` or `https` (the scheme
+    /// made lowercase, `HTTPS:` being the same scheme): a feed must not point the loader at
+    /// `file:` or other schemes.
     static func webURL(_ string: String?, base: URL?) -> URL? {
         guard let string = string?.trimmingCharacters(in: .whitespacesAndNewlines), !string.isEmpty else { return nil }
-        guard let url = URL(string: string, relativeTo: base)?.absoluteURL,
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
-        else { return nil }
+        guard var url = URL(string: string, relativeTo: base)?.absoluteURL, let scheme = url.scheme, url.host != nil else { return nil }
+        let lowered = scheme.lowercased()
+        guard lowered == "http" || lowered == "https" else { return nil }
+        if scheme != lowered {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+            components.scheme = lowered
+            guard let normalized = components.url else { return nil }
+            url = normalized
+        }
         return url
     }
 
