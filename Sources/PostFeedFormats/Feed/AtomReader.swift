@@ -124,7 +124,7 @@ struct AtomReader {
             guard type.hasPrefix("text/") else { return nil }
             value = .text(element.text)
         }
-        return value.original.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : value
+        return WhiteSpace.trimmed(value.original).isEmpty ? nil : value
     }
 
     /// A title: markup rendered to one line of text.

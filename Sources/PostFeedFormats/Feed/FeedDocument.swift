@@ -114,7 +114,7 @@ public enum FeedText: Sendable, Hashable {
     public func rendered(baseURL: URL? = nil) -> RenderedText {
         switch self {
         case .html(let html): HTMLText.render(html, baseURL: baseURL)
-        case .text(let text): RenderedText(body: TerminalText.laidOut(text.trimmingCharacters(in: .whitespacesAndNewlines)), links: [])
+        case .text(let text): RenderedText(body: WhiteSpace.trimmed(TerminalText.laidOut(text)), links: [])
         case .markdown(let markdown): MarkdownText.render(markdown, baseURL: baseURL)
         }
     }

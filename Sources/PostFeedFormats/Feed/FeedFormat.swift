@@ -29,8 +29,8 @@ public enum FeedFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The format a media type names, parameters ignored.
     static func format(mediaType: String) -> FeedFormat? {
-        let type = mediaType.split(separator: ";", maxSplits: 1).first?
-            .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let type = mediaType.split(separator: ";", maxSplits: 1).first.map(WhiteSpace.trimmed)?
+            .lowercased() ?? ""
         switch type {
         case "application/rss+xml", "application/rdf+xml", "application/x-rss+xml": return .rss
         case "application/atom+xml": return .atom

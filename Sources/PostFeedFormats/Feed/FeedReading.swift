@@ -6,7 +6,7 @@ enum FeedReading {
     /// made lowercase, `HTTPS:` being the same scheme): a feed must not point the loader at
     /// `file:` or other schemes.
     static func webURL(_ string: String?, base: URL?) -> URL? {
-        guard let string = string?.trimmingCharacters(in: .whitespacesAndNewlines), !string.isEmpty else { return nil }
+        guard let string = string.map(WhiteSpace.trimmed), !string.isEmpty else { return nil }
         guard var url = URL(string: string, relativeTo: base)?.absoluteURL, let scheme = url.scheme, url.host != nil else { return nil }
         let lowered = scheme.lowercased()
         guard lowered == "http" || lowered == "https" else { return nil }
@@ -21,7 +21,7 @@ enum FeedReading {
 
     /// A base URL moved by an `xml:base` value.
     static func rebase(_ base: URL?, by value: String?) -> URL? {
-        guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return base }
+        guard let value = value.map(WhiteSpace.trimmed), !value.isEmpty else { return base }
         return URL(string: value, relativeTo: base)?.absoluteURL ?? base
     }
 
@@ -30,13 +30,13 @@ enum FeedReading {
     static func line(_ text: String?) -> String? {
         guard let text, !text.isEmpty else { return nil }
         let decoded = TerminalText.line(HTMLText.decodeEntities(text))
-        let collapsed = decoded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let collapsed = WhiteSpace.collapsed(decoded)
         return collapsed.isEmpty ? nil : collapsed
     }
 
     /// An identifier trimmed of surrounding white space; `nil` when empty.
     static func identifier(_ text: String?) -> String? {
-        guard let value = text?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        guard let value = text.map(WhiteSpace.trimmed), !value.isEmpty else { return nil }
         return value
     }
 
@@ -58,7 +58,7 @@ enum FeedReading {
 
     /// Whether a MIME type is an image's.
     static func isImage(type: String?) -> Bool {
-        type?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("image/") ?? false
+        type.map { WhiteSpace.trimmed($0).lowercased().hasPrefix("image/") } ?? false
     }
 
     /// Whether a URL's path ends like an image file's (for `media:content` without a type).

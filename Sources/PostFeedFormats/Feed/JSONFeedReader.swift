@@ -52,7 +52,7 @@ struct JSONFeedReader {
     }
 
     private static func nonEmpty(_ text: String) -> String? {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
+        WhiteSpace.trimmed(text).isEmpty ? nil : text
     }
 
     /// `authors[0].name` (1.1), else `author.name` (1.0).

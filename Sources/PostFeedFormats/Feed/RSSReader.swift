@@ -73,7 +73,7 @@ struct RSSReader {
                 media.consider(child, base: base)
             }
         }
-        let hasDescription = description.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? false
+        let hasDescription = description.map { !WhiteSpace.trimmed($0).isEmpty } ?? false
         let content = encoded.map(FeedText.html) ?? (hasDescription ? description.map(FeedText.html) : nil)
         let summary = encoded != nil && hasDescription ? description.map(FeedText.html) : nil
         let id = guid ?? element.attribute("about", in: XMLNamespace.rdf).flatMap(FeedReading.identifier)

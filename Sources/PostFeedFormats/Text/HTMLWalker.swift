@@ -85,7 +85,7 @@ struct HTMLWalker {
             preDepth += 1
         case "ul", "ol", "menu", "dir":
             layout.block(itemPrefixes.isEmpty ? .blank : .line)
-            let start = name == "ol" ? attribute(node, "start").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1 : 1
+            let start = name == "ol" ? attribute(node, "start").flatMap { Int(WhiteSpace.trimmed($0)) } ?? 1 : 1
             lists.append((ordered: name == "ol", next: start))
         case "li":
             guard let list = lists.last else {
@@ -95,7 +95,7 @@ struct HTMLWalker {
             }
             let marker: String
             if list.ordered {
-                let number = attribute(node, "value").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? list.next
+                let number = attribute(node, "value").flatMap { Int(WhiteSpace.trimmed($0)) } ?? list.next
                 marker = "\(number). "
                 lists[lists.count - 1].next = number &+ 1
             } else {
@@ -184,13 +184,13 @@ struct HTMLWalker {
     /// The target a reference lists: resolved against the base URL; `nil` for none worth
     /// listing (empty, a fragment of this page, `javascript:`).
     private func linkTarget(_ href: String) -> String? {
-        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = WhiteSpace.trimmed(href)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#"), !trimmed.lowercased().hasPrefix("javascript:") else { return nil }
         return resolved(trimmed)
     }
 
     private func resolved(_ reference: String) -> String? {
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = WhiteSpace.trimmed(reference)
         guard !trimmed.isEmpty else { return nil }
         if let url = URL(string: trimmed, relativeTo: baseURL)?.absoluteURL, url.scheme != nil {
             return url.absoluteString

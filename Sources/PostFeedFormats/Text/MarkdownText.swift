@@ -76,7 +76,7 @@ private struct MarkdownRenderer {
                     flush(&paragraph)
                     layout.block(.blank)
                     layout.beginUppercase()
-                    inline(String(rest.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "#"))))
+                    inline(WhiteSpace.trimmed(rest).trimmingCharacters(in: CharacterSet(charactersIn: "#")))
                     layout.endUppercase()
                     layout.block(.blank)
                     index += 1
@@ -292,7 +292,7 @@ private struct MarkdownRenderer {
         }
         guard let labelEnd, labelEnd + 1 < characters.count, characters[labelEnd + 1] == "(" else { return nil }
         guard let close = characters[(labelEnd + 2)...].firstIndex(of: ")") else { return nil }
-        var target = String(characters[(labelEnd + 2)..<close]).trimmingCharacters(in: .whitespaces)
+        var target = WhiteSpace.trimmed(String(characters[(labelEnd + 2)..<close]))
         if let space = target.firstIndex(of: " ") { target = String(target[..<space]) }  // a "title"
         if target.hasPrefix("<"), target.hasSuffix(">") { target = String(target.dropFirst().dropLast()) }
         return (String(characters[(start + 1)..<labelEnd]), target, close + 1)
@@ -314,7 +314,7 @@ private struct MarkdownRenderer {
     }
 
     private func resolved(_ target: String) -> String? {
-        let trimmed = target.trimmingCharacters(in: .whitespaces)
+        let trimmed = WhiteSpace.trimmed(target)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#"), !trimmed.lowercased().hasPrefix("javascript:") else { return nil }
         if let url = URL(string: trimmed, relativeTo: baseURL)?.absoluteURL, url.scheme != nil { return url.absoluteString }
         return trimmed

@@ -76,7 +76,7 @@ struct TextLayout {
         guard mark.lines == lines.count, mark.length <= paragraph.count else { return nil }
         var result = String.UnicodeScalarView()
         result.append(contentsOf: paragraph[mark.length...])
-        return String(result).trimmingCharacters(in: .whitespacesAndNewlines)
+        return WhiteSpace.trimmed(String(result))
     }
 
     // MARK: Blocks

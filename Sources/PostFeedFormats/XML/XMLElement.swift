@@ -125,7 +125,7 @@ struct XMLElement {
 
     /// `text` with surrounding whitespace removed, or `nil` when that leaves nothing.
     var trimmedText: String? {
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = WhiteSpace.trimmed(text)
         return value.isEmpty ? nil : value
     }
 
