@@ -2,7 +2,8 @@
 #   make run    build, then show posts from the built-in fixture backend
 #   make test   build and run every test suite
 # (`make test-ci`, what CI runs, adds 30 s of fuzzing per parser after the tests.)
-# Both install what the build needs (libcurl4-openssl-dev, the image libraries, hiredis;
+# Both install what the build needs (libcurl4-openssl-dev, the image libraries, hiredis,
+# libxml2-dev;
 # nginx, tmux and redis-server for the tests)
 # when it is missing, with sudo when not root.
 
@@ -13,9 +14,10 @@ POSTFEED := .build/debug/postfeed
 .PHONY: run test build release deps test-deps lint-tests bench bench-browse fixtures clean
 
 # libcurl for HTTP; the image decoders and chafa for previews (PostFeedImaging); hiredis
-# for the shared cache tier (PostFeedCache's RedisCache).
+# for the shared cache tier (PostFeedCache's RedisCache); libxml2 for the feed and HTML
+# parsers (PostFeedFormats).
 # libchafa-dev's chafa.pc requires glib-2.0 but Debian's package does not depend on it.
-DEPS_PACKAGES := libcurl4-openssl-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev libhiredis-dev
+DEPS_PACKAGES := libcurl4-openssl-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev libhiredis-dev libxml2-dev
 
 deps:
 	@missing=""; for p in $(DEPS_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -83,19 +85,23 @@ check-closures: test-deps
 # (swift package benchmark: memory and disk hit, JSON parse, page decode), the load
 # telemetry's cost per memory hit (scripts/bench-telemetry.sh), the image
 # preview against the `chafa` command (scripts/bench-images.sh, which needs chafa,
-# hyperfine and GNU time: bench-deps), then the browse benchmarks (bench-browse).
+# hyperfine and GNU time: bench-deps), the feed parser against xmllint and Python's
+# xml.etree and HTML to text against html2text and w3m (scripts/bench-formats.sh), then the
+# browse benchmarks (bench-browse).
 bench: deps test-deps bench-deps
 	sh scripts/bench.sh
 	bash scripts/bench-cache-list.sh
 	sh scripts/bench-micro.sh
 	sh scripts/bench-telemetry.sh
 	bash scripts/bench-images.sh
+	bash scripts/bench-formats.sh
 	$(MAKE) bench-browse
 	$(MAKE) bench-shared
 
 # What the benchmarks compare against or time with: `chafa` (the image preview's peer),
-# hyperfine (whole-process timing), GNU time (peak memory).
-BENCH_PACKAGES := chafa hyperfine time
+# hyperfine (whole-process timing), GNU time (peak memory); xmllint (libxml2-utils),
+# html2text and w3m (the feed parser's and the HTML renderer's peers, bench-formats).
+BENCH_PACKAGES := chafa hyperfine time libxml2-utils html2text w3m
 .PHONY: bench-deps bench-browse bench-shared
 bench-deps:
 	@missing=""; for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PostFeedHTTP", targets: ["PostFeedHTTP"]),
         .library(name: "PostFeedCache", targets: ["PostFeedCache"]),
         .library(name: "PostFeedImaging", targets: ["PostFeedImaging"]),
+        .library(name: "PostFeedFormats", targets: ["PostFeedFormats"]),
         .library(name: "PostFeedServer", targets: ["PostFeedServer"]),
         .executable(name: "postfeed", targets: ["postfeed"]),
     ],
@@ -86,6 +87,15 @@ let package = Package(
         // What client and server both speak: posts, pages, page keys, response bodies, and
         // one ordered JSON value with its parser. Foundation only.
         .target(name: "PostFeedModels", swiftSettings: swiftSettings),
+        // libxml2 for the feed and HTML parsers, imported by PostFeedFormats only.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // Feed documents and text: RSS 2.0, Atom and JSON Feed to items; HTML and Markdown to
+        // terminal text with numbered link references. No network, no external entities.
+        .target(
+            name: "PostFeedFormats",
+            dependencies: ["PostFeedModels", "CLibXML2"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PostFeed",
             dependencies: [
@@ -142,6 +152,11 @@ let package = Package(
         .testTarget(
             name: "PostFeedModelsTests",
             dependencies: ["PostFeedModels", "PostFeedServer"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostFeedFormatsTests",
+            dependencies: ["PostFeedFormats", "PostFeedModels"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

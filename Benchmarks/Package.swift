@@ -15,6 +15,9 @@ import PackageDescription
 //   Sources/postfeed-bench-preview one terminal preview of an image file (decode scaled +
 //                                  render), timed as a process against the `chafa` command
 //                                  (scripts/bench-images.sh)
+//   Sources/postfeed-bench-formats the feed parser and HTML-to-text renderer against
+//                                  xmllint, Python's xml.etree, html2text and w3m
+//                                  (scripts/bench-formats.sh)
 //   Benchmarks/Caches, Decoding    micro benchmarks on ordo-one/package-benchmark
 //                                  (`swift package benchmark`, scripts/bench-micro.sh)
 
@@ -79,6 +82,13 @@ let package = Package(
                 "CBenchEncoders",
                 .product(name: "PostFeedImaging", package: rootPackage),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The feed parser against xmllint and Python's xml.etree, the HTML renderer against
+        // html2text and w3m (scripts/bench-formats.sh). PostFeedFormats only.
+        .executableTarget(
+            name: "postfeed-bench-formats",
+            dependencies: [.product(name: "PostFeedFormats", package: rootPackage)],
             swiftSettings: swiftSettings
         ),
         // Micro benchmarks (package-benchmark): sources under Benchmarks/<Name>/.

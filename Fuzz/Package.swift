@@ -29,6 +29,10 @@ let package = Package(
         .executableTarget(name: "fuzz-image-png", dependencies: ["FuzzSupport", "ImageFuzzing", .product(name: "PostFeedImaging", package: rootPackage)]),
         .executableTarget(name: "fuzz-image-webp", dependencies: ["FuzzSupport", "ImageFuzzing", .product(name: "PostFeedImaging", package: rootPackage)]),
         .executableTarget(name: "fuzz-image-gif", dependencies: ["FuzzSupport", "ImageFuzzing", .product(name: "PostFeedImaging", package: rootPackage)]),
+        // The feed parser (RSS, Atom, JSON Feed through libxml2 and JSONValue) and the
+        // HTML/Markdown-to-text renderer (PostFeedFormats).
+        .executableTarget(name: "fuzz-feed", dependencies: ["FuzzSupport", .product(name: "PostFeedFormats", package: rootPackage)]),
+        .executableTarget(name: "fuzz-html-text", dependencies: ["FuzzSupport", .product(name: "PostFeedFormats", package: rootPackage)]),
         .executableTarget(name: "fuzz-http-dates", dependencies: ["FuzzSupport", .product(name: "PostFeed", package: rootPackage), .product(name: "PostFeedHTTP", package: rootPackage)]),
     ]
 )

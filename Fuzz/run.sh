@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-30}
-ALL_TARGETS="json link-header page post backend-config state-file cache-entry image-sniff header-lines http-dates image-jpeg image-png image-webp image-gif"
+ALL_TARGETS="json link-header page post backend-config state-file cache-entry image-sniff header-lines http-dates image-jpeg image-png image-webp image-gif feed html-text"
 TARGETS=${*:-$ALL_TARGETS}
 
 # SwiftPM's --sanitize flags reach C targets and the link (libFuzzer's main instead of the
