@@ -23,7 +23,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -75,12 +74,16 @@ let package = Package(
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // CRC-32C for the disk cache's entry checksums, on the CPU's CRC instruction.
         .target(name: "CChecksum"),
+        // SHA-256 of cache keys from OpenSSL's libcrypto, which libcurl already links
+        // (libcurl4-openssl-dev depends on libssl-dev): no BoringSSL to compile (560 C
+        // files, minutes of every cold build).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "PostFeedCache",
             dependencies: [
                 "CChecksum",
                 "CHiredis",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "CLibCrypto",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,4 @@
-import Crypto
+internal import CLibCrypto
 import Foundation
 
 /// Where a disk cache keeps each file.
@@ -37,17 +37,28 @@ struct CacheLayout: Sendable {
     /// key check), and 32 `String(radix:)` joined were 6 % of a warm image replay's CPU
     /// (`postfeed-bench cache`).
     static func name(forKey key: String) -> String {
-        let digest = SHA256.hash(data: Data(key.utf8))
-        return String(unsafeUninitializedCapacity: SHA256.byteCount * 2) { buffer in
-            var index = 0
-            for byte in digest {
-                buffer[index] = hexDigits[Int(byte >> 4)]
-                buffer[index + 1] = hexDigits[Int(byte & 0x0F)]
-                index += 2
+        var digest = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &digest) { out in
+            var key = key
+            key.withUTF8 { bytes in
+                _ = SHA256(bytes.baseAddress, bytes.count, out.baseAddress?.assumingMemoryBound(to: UInt8.self))
             }
-            return index
+        }
+        return withUnsafeBytes(of: &digest) { bytes in
+            String(unsafeUninitializedCapacity: digestLength * 2) { buffer in
+                var index = 0
+                for byte in bytes {
+                    buffer[index] = hexDigits[Int(byte >> 4)]
+                    buffer[index + 1] = hexDigits[Int(byte & 0x0F)]
+                    index += 2
+                }
+                return index
+            }
         }
     }
+
+    /// SHA-256's 32 bytes.
+    private static let digestLength = 32
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
