@@ -235,11 +235,24 @@ public final class FeedClient: Sendable {
         }
     }
 
-    /// Waits for the numbered mode's prefetches (the next page and the images of both
-    /// pages) to end, so the next `page` needs no request: what `postfeed page` does after
-    /// printing. Bounded by the request timeouts; ``shutdown()`` alone cancels them instead.
-    public func finishPrefetching() async {
+    /// What ``finishPrefetching(then:)`` leaves behind it.
+    public enum AfterPrefetching: Sendable {
+        /// Prefetching goes on as before (a reader that stays).
+        case keepPrefetching
+        /// No prefetch starts from then on: the process is about to exit, and a prefetch
+        /// started now would only be cancelled by ``shutdown()``, its bytes thrown away.
+        case startNoMore
+    }
+
+    /// Waits for the prefetches under way (the next page of either mode, and the images
+    /// handed to the pipeline) to end, each bounded by its request timeouts, so they are
+    /// stored and the next run needs no request for them: what `postfeed page` and
+    /// `postfeed list` do after printing. ``shutdown()`` alone cancels them instead.
+    public func finishPrefetching(then after: AfterPrefetching = .keepPrefetching) async {
+        // The next pages first: they hand their images to the pipeline as they land.
+        await infinite.finishPrefetching()
         await paged.finishPrefetching()
+        await images.finishPrefetching(andStop: after == .startNoMore)
     }
 
     /// Stops background work and the HTTP engine. A prefetch cancelled here has either

@@ -203,10 +203,14 @@ public actor ImagePipeline {
         for task in tasks { await task.value }
     }
 
-    /// Returns once every prefetch started so far has ended (stored, or failed).
-    public func finishPrefetching() async {
+    /// Returns once every prefetch started so far has ended (stored, or failed). With
+    /// `stop`, none starts from then on (``prefetch(_:)`` hands back nothing), so a
+    /// process about to exit cancels no transfer it started.
+    public func finishPrefetching(andStop stop: Bool = false) async {
         // Each prefetch removes itself as it ends (`prefetchFinished`).
         while let task = prefetches.values.first { await task.value }
+        // In the same actor turn as the last check: no prefetch slips in between.
+        if stop { prefetchingStopped = true }
     }
 
     /// Cancels every prefetch still queued or running, and starts none from now on: a

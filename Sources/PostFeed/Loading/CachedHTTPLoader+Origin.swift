@@ -40,6 +40,7 @@ extension CachedHTTPLoader {
         telemetry.metrics.fetchedFromOrigin(request.kind)
         do {
             response = try await send(http, downloads: request.downloads)
+            telemetry.metrics.originRequestEnded(request.kind, cancelled: false)
             telemetry.metrics.originAnswered(request.kind, status: response.status, attempts: response.metrics.attempt)
             LoadRecorder.current?.record { trail in
                 trail.layer = .network
@@ -47,6 +48,7 @@ extension CachedHTTPLoader {
                 trail.status = response.status
             }
         } catch {
+            telemetry.metrics.originRequestEnded(request.kind, cancelled: error.code == .cancelled)
             if error.code == .cancelled || Task.isCancelled { return .failure(.cancelled(error)) }
             if let entry {
                 logger.debug("network failed, serving the cached copy", metadata: metadata(http.url, ["error": "\(error)"]))

@@ -14,6 +14,7 @@ import Dispatch
 /// | `postfeed_cache_hits_total` | counter | `kind`, `layer` | lookups that found an entry in `memory`, `disk` or `shared` (a `shared` load that found it after waiting on another instance's lease counts one miss and one hit) |
 /// | `postfeed_cache_misses_total` | counter | `kind`, `layer` | lookups that found none there |
 /// | `postfeed_origin_fetches_total` | counter | `kind` | requests sent to the origin (one per transfer) |
+/// | `postfeed_origin_request_ends_total` | counter | `kind`, `result` | requests to the origin that ended: `finished` (answered, or failed) or `cancelled` |
 /// | `postfeed_revalidations_total` | counter | `kind` | `304 Not Modified` answers |
 /// | `postfeed_retries_total` | counter | `kind` | extra attempts the HTTP client made |
 /// | `postfeed_coalesced_waits_total` | counter | `kind` | loads that joined a transfer already under way |
@@ -32,6 +33,7 @@ final class LoadMetrics: Sendable {
         static let hits = "postfeed_cache_hits_total"
         static let misses = "postfeed_cache_misses_total"
         static let originFetches = "postfeed_origin_fetches_total"
+        static let originRequestEnds = "postfeed_origin_request_ends_total"
         static let revalidations = "postfeed_revalidations_total"
         static let retries = "postfeed_retries_total"
         static let coalescedWaits = "postfeed_coalesced_waits_total"
@@ -66,6 +68,8 @@ final class LoadMetrics: Sendable {
         let lookupDuration: [Timer]
         let failures: Counter
         let originFetches: Counter
+        let originFinished: Counter
+        let originCancelled: Counter
         let revalidations: Counter
         let retries: Counter
         let coalescedWaits: Counter
@@ -87,6 +91,8 @@ final class LoadMetrics: Sendable {
             }
             failures = Counter(label: Name.failures, dimensions: [dimension], factory: factory)
             originFetches = Counter(label: Name.originFetches, dimensions: [dimension], factory: factory)
+            originFinished = Counter(label: Name.originRequestEnds, dimensions: [dimension, ("result", "finished")], factory: factory)
+            originCancelled = Counter(label: Name.originRequestEnds, dimensions: [dimension, ("result", "cancelled")], factory: factory)
             revalidations = Counter(label: Name.revalidations, dimensions: [dimension], factory: factory)
             retries = Counter(label: Name.retries, dimensions: [dimension], factory: factory)
             coalescedWaits = Counter(label: Name.coalescedWaits, dimensions: [dimension], factory: factory)
@@ -152,6 +158,12 @@ final class LoadMetrics: Sendable {
 
     /// A request sent to the origin.
     func fetchedFromOrigin(_ kind: LoadKind) { kinds[kind.rawValue].originFetches.increment() }
+
+    /// A request sent to the origin ended: answered or failed (`finished`), or `cancelled`.
+    func originRequestEnded(_ kind: LoadKind, cancelled: Bool) {
+        let metrics = kinds[kind.rawValue]
+        (cancelled ? metrics.originCancelled : metrics.originFinished).increment()
+    }
 
     /// The origin answered after `attempts` attempts, with `status`.
     func originAnswered(_ kind: LoadKind, status: Int, attempts: Int) {

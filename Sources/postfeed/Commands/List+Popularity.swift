@@ -88,6 +88,7 @@ struct PopularityListing {
             Terminal.note("postfeed: \(reason); some pages come from the cache and may be out of date")
         }
         try await finishImages(loads)
+        try await finishPrefetching(client)
     }
 
     /// Lines for `posts`, with the images that arrive within the image wait.

@@ -173,6 +173,7 @@ struct List: AsyncParsableCommand {
         }
         if let failureToReport {
             try await finishImages(loads)
+            try await finishPrefetching(client)
             throw failureToReport
         }
         if !json {
@@ -197,6 +198,9 @@ struct List: AsyncParsableCommand {
             }
         }
         try await finishImages(loads)
+        // The next page and its images were prefetched behind the last one printed: they
+        // land and are stored (the next `list` needs no request for them), none is cut off.
+        try await finishPrefetching(client)
     }
 }
 

@@ -106,8 +106,7 @@ struct PageCommand: AsyncParsableCommand {
             try await finishImages(loads)
             // The next page and its images were prefetched while this one was read: let
             // them land, so `page --next` makes no request. Ctrl-C skips the wait.
-            let (_, signal) = await Interruption.run { await client.finishPrefetching() }
-            if let signal { throw ExitCode(Interruption.exitStatus(for: signal)) }
+            try await finishPrefetching(client)
         }
     }
 }

@@ -64,7 +64,7 @@ struct BackendOptions: ParsableArguments {
     @Flag(name: .customLong("offline"), help: "Use only what the caches hold; never touch the network.")
     var offline = false
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log each request with its timings, retries, and fallbacks to cached copies to stderr, and a summary of the cache counters at exit.")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log each request with its timings, retries, and fallbacks to cached copies to stderr, and at exit a summary of the cache counters and of the requests started, finished and cancelled.")
     var verbose = false
 
     func validate() throws {

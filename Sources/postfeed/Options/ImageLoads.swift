@@ -204,6 +204,15 @@ func finishImages(_ loads: ImageLoads) async throws {
     throw ExitCode(Interruption.exitStatus(for: signal))
 }
 
+/// How a command that exits ends its prefetches: those started (the next page, the images
+/// handed to the pipeline) finish, each bounded by --timeout, and are stored, so the next
+/// run needs no request for them; none starts after. Shutdown then cancels no transfer.
+/// Ctrl-C skips the wait.
+func finishPrefetching(_ client: FeedClient) async throws {
+    let (_, signal) = await Interruption.run { await client.finishPrefetching(then: .startNoMore) }
+    if let signal { throw ExitCode(Interruption.exitStatus(for: signal)) }
+}
+
 /// One page's image slots, filled as fetches finish.
 private final class ImageSlots: Sendable {
     private struct State {

@@ -5,7 +5,8 @@ import Synchronization
 /// library's counters up in process (by name, over every dimension), and at exit one line
 /// on stderr:
 ///
-///     postfeed: cache: memory 3 hits, disk 12 hits, network 5 fetches (2 revalidated 304), 1 retry
+///     postfeed: cache: memory 3 hits, disk 12 hits, network 5 fetches (2 revalidated 304),
+///       requests 5 started, 5 finished, 0 cancelled, 1 retry
 ///
 /// A run that drew previews adds `thumbnails 1 hit, 0 misses, 0 decodes`.
 ///
@@ -34,6 +35,11 @@ final class RunSummaryMetrics: MetricsFactory {
         let fetches = total("postfeed_origin_fetches_total")
         let revalidated = total("postfeed_revalidations_total")
         parts.append("network \(counted(fetches, "fetch", "fetches"))" + (revalidated > 0 ? " (\(revalidated) revalidated 304)" : ""))
+        // Every request sent ends finished (answered or failed) or cancelled; a run that
+        // exits cancels none it started (issue 29).
+        let ends = "postfeed_origin_request_ends_total"
+        parts.append("requests \(fetches) started, \(total(ends, "result", "finished")) finished, "
+                     + "\(total(ends, "result", "cancelled")) cancelled")
         let extras: [(String, String, String)] = [
             ("postfeed_retries_total", "retry", "retries"),
             ("postfeed_coalesced_waits_total", "coalesced wait", "coalesced waits"),

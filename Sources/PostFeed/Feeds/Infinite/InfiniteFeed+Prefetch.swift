@@ -20,6 +20,13 @@ extension InfiniteFeed {
             cachePolicy: readPolicy, logger: logger)
     }
 
+    /// Waits for the prefetch of the next page (and the handing of its images to the
+    /// pipeline) to end, bounded by its request timeouts. The images themselves are the
+    /// pipeline's to wait for (``ImagePipeline/finishPrefetching(andStop:)``).
+    public func finishPrefetching() async {
+        await pagePrefetch?.task.value
+    }
+
     /// Prefetches, at low priority, the images of the `count` resident posts from index
     /// `first` on: a reader ahead of the loads (the catalog loaded in the background) still
     /// finds the next screen's images cached. Posts not resident, cached images and images
