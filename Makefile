@@ -17,7 +17,7 @@ POSTFEED := .build/debug/postfeed
 # for the shared cache tier (PostFeedCache's RedisCache); libxml2 for the feed and HTML
 # parsers (PostFeedFormats).
 # libchafa-dev's chafa.pc requires glib-2.0 but Debian's package does not depend on it.
-DEPS_PACKAGES := libcurl4-openssl-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev libhiredis-dev libxml2-dev
+DEPS_PACKAGES := libcurl4-openssl-dev libssl-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev libhiredis-dev libxml2-dev
 
 deps:
 	@missing=""; for p in $(DEPS_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -75,7 +75,7 @@ let package = Package(
         // CRC-32C for the disk cache's entry checksums, on the CPU's CRC instruction.
         .target(name: "CChecksum"),
         // SHA-256 of cache keys from OpenSSL's libcrypto, which libcurl already links
-        // (libcurl4-openssl-dev depends on libssl-dev): no BoringSSL to compile (560 C
+        // (libssl-dev, in the Makefile's packages): no BoringSSL to compile (560 C
         // files, minutes of every cold build).
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
