@@ -66,7 +66,7 @@ struct BrowseFreshnessTests {
         }
         // Given: the same server back, slow, with post 1 revised since
         let slow = FixtureServerConfiguration(port: port, faults: FaultInjection(latency: Self.latency), pageMaxAge: 0)
-        try await RunningFixtureServer.withRunning(slow) { server in
+        try await RunningFixtureServer.withRunning(slow, waitingForPort: .seconds(15)) { server in
             server.revise(postIDs: [1])
             let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
 
@@ -105,7 +105,7 @@ struct BrowseFreshnessTests {
         try JSONSerialization.data(withJSONObject: remaining).write(to: file)
         let slow = FixtureServerConfiguration(
             port: port, fixturesDirectory: fixtures.directory, faults: FaultInjection(latency: Self.latency), pageMaxAge: 0)
-        try await RunningFixtureServer.withRunning(slow) { server in
+        try await RunningFixtureServer.withRunning(slow, waitingForPort: .seconds(15)) { server in
             let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
             try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
 
@@ -162,7 +162,7 @@ struct BrowseFreshnessTests {
         let slow = FixtureServerConfiguration(
             port: port, fixturesDirectory: fixtures.directory, faults: FaultInjection(latency: Self.latency), pageMaxAge: 0)
         let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
-        try await RunningFixtureServer.withRunning(slow) { server in
+        try await RunningFixtureServer.withRunning(slow, waitingForPort: .seconds(15)) { server in
             // Given: post 1 revised since, the server slow
             server.revise(postIDs: [1])
             try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
@@ -188,7 +188,7 @@ struct BrowseFreshnessTests {
         let posts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
         let remaining = posts.filter { ($0["id"] as? Int) != 1 }
         try JSONSerialization.data(withJSONObject: remaining).write(to: file)
-        try await RunningFixtureServer.withRunning(slow) { server in
+        try await RunningFixtureServer.withRunning(slow, waitingForPort: .seconds(15)) { server in
             try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
             let first = try await pane.waitForScreen { Self.showsFirstPost(titled: "(revision 2) \(title)", $0) }
             try #require(first.ok, "\(first.screen.joined(separator: "\n"))")
@@ -249,7 +249,7 @@ struct BrowseFreshnessTests {
         // A server slower than the wait for browse's exit below: a q that waited for the
         // check would not be out in time.
         let verySlow = FixtureServerConfiguration(port: port, faults: FaultInjection(latency: .seconds(30)), pageMaxAge: 0)
-        try await RunningFixtureServer.withRunning(verySlow) { server in
+        try await RunningFixtureServer.withRunning(verySlow, waitingForPort: .seconds(15)) { server in
             let pane = try TmuxPane(directory: sandbox.directory, columns: 100, rows: 30)
             try startBrowse(in: pane, sandbox: sandbox, baseURL: server.baseURL)
             let checking = try await pane.waitForScreen {

@@ -253,7 +253,7 @@ struct ReaderPlaceTests {
         let sandbox = try Sandbox()
         // Pages expire at once, so the restart must wait for the (slow) server
         let slow = FixtureServerConfiguration(faults: FaultInjection(latency: .seconds(2)), pageMaxAge: 0)
-        try await RunningFixtureServer.withRunning(slow) { server in
+        try await RunningFixtureServer.withRunning(slow, waitingForPort: .seconds(15)) { server in
             let first = try await sandbox.run(["list", "--no-images"], against: server)
             try #require(first.succeeded, "\(first)")
             let before = sandbox.stateSnapshot()

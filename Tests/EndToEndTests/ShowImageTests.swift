@@ -159,7 +159,7 @@ struct ShowImageTests {
         }
         #expect(before.succeeded, "\(before)")
         try fixtures.replace("img-060.png", with: Data(contentsOf: fixtures.image("img-003.png")))
-        try await RunningFixtureServer.withRunning(fixtures.configuration(port: port)) { server in
+        try await RunningFixtureServer.withRunning(fixtures.configuration(port: port), waitingForPort: .seconds(15)) { server in
             // When: the image changed on the server
             let after = try await sandbox.run(["show", "42", "--images", "symbols"], against: server)
             #expect(after.succeeded, "\(after)")

@@ -28,7 +28,7 @@ struct StaleWordsTests {
         // When: the same backend answers 500 to everything
         var failing = FixtureServerConfiguration(port: port, pageMaxAge: 0)
         failing.faults = FaultInjection(serverErrorShare: 1)
-        try await RunningFixtureServer.withRunning(failing) { server in
+        try await RunningFixtureServer.withRunning(failing, waitingForPort: .seconds(15)) { server in
             let run = try await sandbox.run(["list", "--restart", "--no-images"], against: server)
             #expect(run.succeeded, "\(run)")
             #expect(run.standardError.contains("the server failed (HTTP 500)"), "\(run)")

@@ -10,6 +10,7 @@ public struct FixtureServerError: Error, Sendable, Hashable, CustomStringConvert
         case unreadableData
         case invalidConfiguration
         case stoppedBeforeStarting
+        case portInUse
     }
 
     private let code: Code
@@ -23,6 +24,9 @@ public struct FixtureServerError: Error, Sendable, Hashable, CustomStringConvert
 
     /// The same as ``message``.
     public var description: String { message }
+
+    /// The port asked for was taken (by another server, or one still closing).
+    public var isPortInUse: Bool { code == .portInUse }
 
     /// A file or directory the server needs does not exist.
     public static func missingFile(_ url: URL, hint: String) -> FixtureServerError {
@@ -43,7 +47,7 @@ public struct FixtureServerError: Error, Sendable, Hashable, CustomStringConvert
     /// underlying error's text; a socket error in it (`errno: 98`) becomes plain advice.
     public static func stoppedBeforeStarting(host: String, port: Int, reason: String) -> FixtureServerError {
         FixtureServerError(
-            .stoppedBeforeStarting,
+            reason.contains("errno: \(EADDRINUSE)") ? .portInUse : .stoppedBeforeStarting,
             "fixture server could not listen on \(host):\(port): \(listenAdvice(host: host, port: port, reason: reason))")
     }
 

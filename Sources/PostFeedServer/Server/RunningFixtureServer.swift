@@ -81,6 +81,29 @@ public struct RunningFixtureServer: Sendable {
 
     // MARK: Lifetime
 
+    /// ``withRunning(_:isolation:_:)`` for a server at a URL another one just left (a
+    /// restart at the same port): while the port is still taken, starting is tried again
+    /// for up to `portWait` before the error is thrown.
+    public static func withRunning<T>(
+        _ configuration: FixtureServerConfiguration, waitingForPort portWait: Duration,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (RunningFixtureServer) async throws -> T
+    ) async throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now + portWait
+        while true {
+            var started = false
+            do {
+                return try await withRunning(configuration) { server in
+                    started = true
+                    return try await body(server)
+                }
+            } catch let error as FixtureServerError where error.isPortInUse && !started && clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
     /// Starts a fixture server, runs `body` with it, then shuts the server down.
     ///
     /// - Throws: ``FixtureServerError`` when the data cannot be loaded, the configuration is

@@ -22,8 +22,10 @@ func withFixtureServer<T>(
 ) async throws -> T {
     // Not port 0: a test that stops this server and starts another at its URL must get
     // the port back, and the kernel hands port-0 binds of other tests out of its own range.
+    // A given port is a restart at a stopped server's URL: wait while it is still closing.
     try await RunningFixtureServer.withRunning(
-        FixtureServerConfiguration(port: port == 0 ? TestPorts.reserve() : port, faults: faults, enablesTestRoutes: testRoutes), body)
+        FixtureServerConfiguration(port: port == 0 ? TestPorts.reserve() : port, faults: faults, enablesTestRoutes: testRoutes),
+        waitingForPort: port == 0 ? .zero : .seconds(15), body)
 }
 
 /// `postfeed <name> <base-url> /api/posts`: the identity list state is saved under.

@@ -202,7 +202,7 @@ struct ExpiredPageRevalidationTests {
         }
         // Given: the same server with post 2 deleted
         let changed = FixtureServerConfiguration(port: port, fixturesDirectory: after, pageMaxAge: 0)
-        try await RunningFixtureServer.withRunning(changed) { server in
+        try await RunningFixtureServer.withRunning(changed, waitingForPort: .seconds(15)) { server in
             try await FeedClient.withFeedClient(Self.configuration(server: server, root: cacheRoot)) { client in
                 let feed = client.infinite
                 try await feed.loadMore()
@@ -245,7 +245,7 @@ struct ExpiredPageRevalidationTests {
             return server.port
         }
         let changed = FixtureServerConfiguration(port: port, fixturesDirectory: new, pageMaxAge: 0)
-        try await RunningFixtureServer.withRunning(changed) { server in
+        try await RunningFixtureServer.withRunning(changed, waitingForPort: .seconds(15)) { server in
             try await FeedClient.withFeedClient(Self.configuration(server: server, root: cacheRoot)) { client in
                 let feed = client.infinite
                 try await feed.loadMore()
@@ -312,7 +312,7 @@ struct ExpiredPageRevalidationTests {
         }
         // Given: the server with posts 101 and 102 added at the top
         let changed = FixtureServerConfiguration(port: port, fixturesDirectory: after, pageMaxAge: 0)
-        try await RunningFixtureServer.withRunning(changed) { server in
+        try await RunningFixtureServer.withRunning(changed, waitingForPort: .seconds(15)) { server in
             try await FeedClient.withFeedClient(Self.configuration(server: server, root: cacheRoot)) { client in
                 let feed = client.infinite
                 try await feed.loadMore()
@@ -354,7 +354,7 @@ struct ExpiredPageRevalidationTests {
         try await FeedClient.withFeedClient(configuration) { client in
             let feed = client.infinite
             // Given: pages 1 and 2 from the cache, only page 1 resident; page 1 revalidated
-            try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: port, pageMaxAge: 0)) { _ in
+            try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: port, pageMaxAge: 0), waitingForPort: .seconds(15)) { _ in
                 try await feed.loadMore()
                 try await feed.loadMore()
                 #expect(await feed.residentPageCount == 1)
@@ -394,7 +394,7 @@ struct ExpiredPageRevalidationTests {
             #expect(first?.key == .number(1))
             #expect(await feed.staleReason != nil)
 
-            try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: port, pageMaxAge: 0)) { _ in
+            try await RunningFixtureServer.withRunning(FixtureServerConfiguration(port: port, pageMaxAge: 0), waitingForPort: .seconds(15)) { _ in
                 // When: the server is back; the reader scrolls to page 2 and back, so page 1
                 // comes back into the window expired and is revalidated
                 _ = try await feed.posts(in: 10..<20)

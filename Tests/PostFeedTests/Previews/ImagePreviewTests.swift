@@ -64,7 +64,7 @@ struct ImagePreviewTests {
         }
         // When: the server's image changes (new bytes, new ETag) and it is previewed again
         try fixtures.replace("img-060.png", withImage: "img-003.png")
-        try await RunningFixtureServer.withRunning(fixtures.configuration(port: port)) { server in
+        try await RunningFixtureServer.withRunning(fixtures.configuration(port: port), waitingForPort: .seconds(15)) { server in
             try await FeedClient.withFeedClient(try FeedTestSupport.configuration(server: server, cacheRoot: root)) { client in
                 let post = try await client.repository.post(id: 42, cachePolicy: .useCache)
                 let second = try #require(try await client.preview(for: post, fittingIn: Self.box, style: Self.symbols))

@@ -174,7 +174,7 @@ struct CachedHTTPPathTests {
     @Test("a reload never joins a conditional load of the same page: it gets a fresh 200, not a 304")
     func reloadDoesNotJoinAConditionalFlight() async throws {
         let slow = FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(300)), pageMaxAge: 0)
-        try await RunningFixtureServer.withRunning(slow) { server in
+        try await RunningFixtureServer.withRunning(slow, waitingForPort: .seconds(15)) { server in
             try await withTestClient { client in
                 try await withTemporaryPageCache { folder in
                     let cache = try DiskCache(directory: folder)

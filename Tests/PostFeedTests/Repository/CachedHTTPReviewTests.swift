@@ -18,7 +18,7 @@ struct CachedHTTPReviewTests {
     @Test("a 304 never writes the old entry's validators over a newer body another writer stored meanwhile")
     func notModifiedKeepsNewerEntry() async throws {
         let slow = FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(400)), pageMaxAge: 0)
-        try await RunningFixtureServer.withRunning(slow) { server in
+        try await RunningFixtureServer.withRunning(slow, waitingForPort: .seconds(15)) { server in
             try await withTestClient { client in
                 try await withTemporaryPageCache { folder in
                     let disk = try DiskCache(directory: folder)
@@ -95,7 +95,7 @@ struct CachedHTTPReviewTests {
     @Test("a page load that started before an invalidation is not joined by one after it, nor stored in the new generation")
     func invalidationCutsOffEarlierFlights() async throws {
         let slow = FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(400)))
-        try await RunningFixtureServer.withRunning(slow) { server in
+        try await RunningFixtureServer.withRunning(slow, waitingForPort: .seconds(15)) { server in
             try await withTestClient { client in
                 try await withTemporaryPageCache { folder in
                     let repository = try HTTPPostRepository(

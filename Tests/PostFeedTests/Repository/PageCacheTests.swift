@@ -190,7 +190,7 @@ struct PageCacheTests {
                 var faults = FaultInjection()
                 faults.serverErrorShare = 1
                 let failing = FixtureServerConfiguration(port: port, faults: faults)
-                try await RunningFixtureServer.withRunning(failing) { server in
+                try await RunningFixtureServer.withRunning(failing, waitingForPort: .seconds(15)) { server in
                     let repository = try makeRepository(server: server, client: client, folder: folder)
                     // Then the cached page stands in, marked stale
                     let stale = try await repository.page(.number(1), cachePolicy: .revalidate, priority: .normal)
