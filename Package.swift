@@ -194,7 +194,6 @@ let package = Package(
                 "PostFeedServer",
                 "PostFeedModels",
                 "SuiteSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
