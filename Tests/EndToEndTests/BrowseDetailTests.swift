@@ -93,8 +93,14 @@ struct BrowseDetailTerminalTests {
 
             // When: the window widened; Then: re-wrapped (lines wider than 60 columns)
             try pane.resize(columns: 120, rows: 20)
-            let wide = try await pane.requireScreen { $0.dropLast().contains { $0.count > 60 } }
-            let fewer = wide.last?.contains(" of \(end.last.flatMap { $0.split(separator: " ").dropFirst(3).first } ?? "")") == false
+            // The frame laid out for 120 columns: wider lines, and a footer counting lines
+            // of the new width (a frame caught while the resize is being drawn may still
+            // count the old ones).
+            let narrowTotal = end.last.flatMap { $0.split(separator: " ").dropFirst(3).first }.map(String.init) ?? ""
+            let wide = try await pane.requireScreen { screen in
+                screen.dropLast().contains { $0.count > 60 } && screen.last?.contains(" of \(narrowTotal)") == false
+            }
+            let fewer = wide.last?.contains(" of \(narrowTotal)") == false
             #expect(fewer, "re-wrapped lines are fewer\n\(wide.joined(separator: "\n"))")
 
             // When: q; Then: back to the list, not quit
