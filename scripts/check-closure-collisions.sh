@@ -21,7 +21,7 @@ while read -r map; do flags+=(-Xcc "-fmodule-map-file=$(readlink -f "$map")"); d
     { ls Sources/C*/module.modulemap Sources/C*/include/module.modulemap 2>/dev/null || true
       find "$build" -maxdepth 2 -name module.modulemap
       find .build/checkouts -path '*/Sources/*' -not -path '*/Benchmarks/*' -name module.modulemap; } | sort -u)
-for include in $(pkg-config --cflags-only-I chafa glib-2.0 libpng libwebp libturbojpeg hiredis libcurl 2>/dev/null); do
+for include in $(pkg-config --cflags-only-I chafa glib-2.0 libpng libwebp libturbojpeg hiredis libcurl libxml-2.0 2>/dev/null); do
     flags+=(-Xcc "$include")
 done
 sil=$(mktemp)
