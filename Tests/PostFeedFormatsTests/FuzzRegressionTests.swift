@@ -16,6 +16,21 @@ struct FuzzRegressionTests {
         bmNlCmAKPGh0dHBzOi8vYXV0by5leGFtcGxlLz4gc25ha2VfY2FzYT0xJmNvcHk9Mg==
         """
 
+    /// fuzz-html-text, 2026-11-28 (CI rehearsal): an `href` of control characters cleaned
+    /// down to nothing left its reference line as `[1] `, ending in a space.
+    static let emptyLinkReference = "PD5wAAAAAAAAAABjb3B5AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAGUAAAAAAAAAAAAAUmWUG1szMbEHIOKArnJldmVycwA8PC9wPjxhIGhyZWY9GQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAZQAAAAAAAAAAAAAAAAAAAAAAZQAAAAAAAAAAAABSZZQbWzMxsQcg4oCucmV2ZXJzADw8L3A+PGEgaHJlZj0ZAAAAAAAAAAAAAAAAAAAAAAAAAAAAACYjMTQ2OyAmaGVsbGlwOSAmbmJzcDsgJmFwb3MrAgAAAAAAbGlwOyAmbmJzcDsgJmFwb3M7ICZ1bmtub/////////////////////////////////////////////////////9uADsgd3Y2IzQzNDsgJiN4MjAxODAwOzwvcD4AAAAAAAAAAAAAAAAAZQAAAAAAAAAAAABSZZQbWzEwsQcg4gCucmV2ZXJzACJodAA8"
+
+    @Test("a link that cleans down to nothing leaves no reference line ending in a space")
+    func emptyLinkReferenceHasNoTrailingSpace() throws {
+        let bytes = try #require(Data(base64Encoded: Self.emptyLinkReference))
+        let input = String(decoding: bytes, as: UTF8.self)
+        for rendered in [HTMLText.render(input), MarkdownText.render(input)] {
+            let lines = rendered.text.split(separator: "\n", omittingEmptySubsequences: false)
+            let endingInSpace = lines.filter { $0.hasSuffix(" ") }
+            #expect(endingInSpace.isEmpty, "\(rendered.text.debugDescription)")
+        }
+    }
+
     @Test("no line of rendered text ends in a space left by dropped control characters")
     func trailingSpaceAfterControlCharacters() throws {
         let bytes = try #require(Data(base64Encoded: Self.trailingSpaceAfterNUL))

@@ -25,7 +25,13 @@ public struct RenderedText: Sendable, Hashable {
 
     /// The link list as printed under a post: `[1] https://…`, one a line.
     public var references: String {
-        links.enumerated().map { "[\($0.offset + 1)] \($0.element)" }.joined(separator: "\n")
+        links.enumerated().map { entry in
+            // A link that cleaned down to nothing (an href of control characters) must not
+            // leave `[n] ` with a trailing space.
+            var line = Substring("[\(entry.offset + 1)] \(entry.element)")
+            while line.last == " " { line.removeLast() }
+            return String(line)
+        }.joined(separator: "\n")
     }
 
     /// What a terminal shows: ``body``, then a blank line and ``references`` when there
