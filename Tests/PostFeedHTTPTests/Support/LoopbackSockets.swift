@@ -4,16 +4,6 @@ import Foundation
 import Glibc
 #endif
 
-/// Raw TCP sockets on 127.0.0.1 for the connection-failure tests: a port that refuses, a
-/// listener whose accept queue is full (so a connect times out), and free-port lookup.
-enum LoopbackSockets {
-    /// A port nothing listens on right now (bound to port 0, read back, released).
-    static func freePort() throws -> Int {
-        let socket = try BoundSocket()
-        return socket.port
-    }
-}
-
 /// A TCP socket bound to `127.0.0.1:0`, closed in `deinit`.
 ///
 /// Bound but not listening, it makes its port refuse connections (RST): nothing else can
