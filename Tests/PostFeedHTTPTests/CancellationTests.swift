@@ -9,16 +9,20 @@ extension NginxSuite {
             // Given a 1 MiB body streaming at 16 KiB/s (about a minute)
             let nginx = try currentNginx()
             let path = nginx.uniquePath("/slow/1m.bin")
+            let folder = try makeTemporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
             try await withTestClient { client in
-                let task = Task { try await client.get(nginx.url(path)) }
-                try await Task.sleep(for: .milliseconds(500))
+                let task = Task { try await client.download(HTTPRequest(url: nginx.url(path)), into: folder) }
+                // (the body is seen arriving, rather than guessed at after a sleep: on busy
+                // cores the request may not have reached nginx within any fixed time)
+                #expect(await bodyArrives(in: folder))
 
                 // When the task is cancelled while the body streams
                 task.cancel()
 
                 // Then the call throws .cancelled, long before the body could be complete…
                 await expectHTTPError(.cancelled) { try await task.value }
-                let line = try #require(await nginx.logLines(containing: path).first)
+                let line = try #require(await nginx.logLines(containing: path, waitingUpTo: .seconds(30)).first)
                 #expect(line.bytesSent < 1024 * 1024)
 
                 // …and the same client serves the next request
@@ -94,4 +98,17 @@ extension NginxSuite {
             }
         }
     }
+}
+
+/// Whether a partial download in `folder` holds at least one byte within 30 s.
+private func bodyArrives(in folder: URL) async -> Bool {
+    for _ in 0..<600 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+            if let size = attributes?[.size] as? Int, size > 0 { return true }
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return false
 }

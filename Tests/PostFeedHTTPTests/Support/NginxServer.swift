@@ -119,9 +119,13 @@ final class NginxServer: Sendable {
     /// nginx writes a line once it has finished a request, which can be a moment after the
     /// client saw the response, so this polls until `count` lines are there (or 5 s pass)
     /// and then returns what it found.
-    func logLines(containing fragment: String, atLeast count: Int = 1, log: String = "access.log") async -> [LogLine] {
+    func logLines(
+        containing fragment: String, atLeast count: Int = 1, log: String = "access.log",
+        waitingUpTo limit: Duration = .seconds(5)
+    ) async -> [LogLine] {
         var lines: [LogLine] = []
-        for _ in 0..<100 {
+        let tries = max(1, Int(limit.components.seconds) * 20)
+        for _ in 0..<tries {
             lines = readLog(log).filter { $0.uri.contains(fragment) }
             if lines.count >= count { break }
             try? await Task.sleep(for: .milliseconds(50))
