@@ -1,10 +1,14 @@
-/// A page's post ids packed as varint deltas: ids of one page sit close together (1, 2, 3 or
-/// 981, 980, 979), so each usually costs one byte instead of eight. The infinite feed keeps
-/// the ids of every page it loaded (for the reader's place, positions and search), so over
-/// 100,000 posts this is the difference between about 2 MiB and about 300 KiB.
+/// A page's post ids packed as varints: integer ids of one page sit close together (1, 2, 3
+/// or 981, 980, 979), so each usually costs one byte instead of a 16-byte string. The
+/// infinite feed keeps the ids of every page it loaded (for the reader's place, positions
+/// and search), so over 100,000 posts this is the difference between about 2 MiB and about
+/// 300 KiB.
 ///
-/// Each id is stored as the zigzag varint of its difference from the one before (the first
-/// from 0), with wrapping arithmetic: any `Int` round-trips, none traps.
+/// Each id starts with a varint `header`. An id whose ``PostID/integerValue`` differs from
+/// the integer id before it (the first from 0) by a delta whose zigzag form fits 63 bits
+/// is that zigzag value shifted left by one (`header & 1 == 0`); any other id is its UTF-8
+/// length shifted left by one, plus one (`header & 1 == 1`), followed by its bytes. Any
+/// id round-trips, none traps.
 struct PackedPostIDs: Sendable, Equatable {
     private var bytes: [UInt8]
     /// Number of ids.
@@ -17,28 +21,40 @@ struct PackedPostIDs: Sendable, Equatable {
     }
 
     /// `ids`, in order.
-    init(_ ids: [Int]) {
+    init(_ ids: [PostID]) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(ids.count + 2)
-        var previous = 0
-        for id in ids {
-            let delta = id &- previous
-            previous = id
-            // Zigzag: small negative and positive deltas both become small unsigned numbers.
-            var value = UInt64(bitPattern: Int64(truncatingIfNeeded: (delta << 1) ^ (delta >> 63)))
+        func appendVarint(_ value: UInt64) {
+            var value = value
             while value >= 0x80 {
                 bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
                 value >>= 7
             }
             bytes.append(UInt8(truncatingIfNeeded: value))
         }
+        var previous = 0
+        for id in ids {
+            if let number = id.integerValue {
+                let delta = number &- previous
+                // Zigzag: small negative and positive deltas both become small unsigned numbers.
+                let zigzag = UInt64(bitPattern: Int64(truncatingIfNeeded: (delta << 1) ^ (delta >> 63)))
+                if zigzag < 1 << 63 {
+                    previous = number
+                    appendVarint(zigzag << 1)
+                    continue
+                }
+            }
+            let text = Array(id.text.utf8)
+            appendVarint(UInt64(text.count) << 1 | 1)
+            bytes.append(contentsOf: text)
+        }
         self.bytes = bytes
         self.count = ids.count
     }
 
     /// The ids, in order.
-    var ids: [Int] {
-        var result: [Int] = []
+    var ids: [PostID] {
+        var result: [PostID] = []
         result.reserveCapacity(count)
         forEach { result.append($0) }
         return result
@@ -51,7 +67,7 @@ struct PackedPostIDs: Sendable, Equatable {
     var isEmpty: Bool { count == 0 }
 
     /// The offset of `id`, if present.
-    func firstIndex(of id: Int) -> Int? {
+    func firstIndex(of id: PostID) -> Int? {
         var offset = 0
         var found: Int?
         forEach { candidate in
@@ -62,22 +78,33 @@ struct PackedPostIDs: Sendable, Equatable {
     }
 
     /// Calls `body` with each id, in order.
-    func forEach(_ body: (Int) -> Void) {
+    func forEach(_ body: (PostID) -> Void) {
         var previous = 0
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        for byte in bytes {
-            // A corrupt run longer than 64 bits cannot come from `init`; the shift is masked anyway.
-            value |= UInt64(byte & 0x7F) << (shift & 63)
-            if byte & 0x80 != 0 {
+        var index = 0
+        while index < bytes.count {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                // A corrupt run longer than 64 bits cannot come from `init`; the shift is masked anyway.
+                value |= UInt64(byte & 0x7F) << (shift & 63)
+                if byte & 0x80 == 0 { break }
                 shift += 7
-                continue
             }
-            let delta = Int(truncatingIfNeeded: Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1))))
-            previous = previous &+ delta
-            body(previous)
-            value = 0
-            shift = 0
+            if value & 1 == 0 {
+                let zigzag = value >> 1
+                let delta = Int(truncatingIfNeeded: Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1))))
+                previous = previous &+ delta
+                body(PostID(previous))
+            } else {
+                let length = Int(truncatingIfNeeded: value >> 1)
+                let end = min(index + max(length, 0), bytes.count)
+                // The text came from a valid id; the fallback is for bytes `init` cannot write.
+                let text = String(decoding: bytes[index..<end], as: UTF8.self)
+                body(PostID(text) ?? "?")
+                index = end
+            }
         }
     }
 }
