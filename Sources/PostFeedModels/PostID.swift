@@ -80,9 +80,10 @@ public struct PostID: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
         return nil
     }
 
-    /// The id's number when its text is a canonical decimal integer that fits `Int`: digits
-    /// only, no sign, no leading zero (`"0"`, `"42"`; not `"042"`, `"-1"`, `"+1"`,
-    /// `"1e3"`). Such ids may be stored compactly; every other id is kept as text.
+    /// The id's number when its text is a canonical decimal integer that fits `Int`: what
+    /// `String(n)` writes, so every `Int` has one such text and back (`"0"`, `"42"`,
+    /// `"-7"`; not `"042"`, `"-0"`, `"+1"`, `"1e3"`, `"109876543210987654321"`). Such ids
+    /// may be stored compactly (runs, ranges, deltas); every other id is kept as text.
     public var integerValue: Int? {
         Self.canonicalInteger(text)
     }
@@ -90,18 +91,25 @@ public struct PostID: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
     /// The number of `text` when it is a canonical decimal integer that fits `Int`.
     public static func canonicalInteger(_ text: String) -> Int? {
         var utf8 = text.utf8.makeIterator()
-        guard let first = utf8.next(), (0x30...0x39).contains(first) else { return nil }
-        var value = Int(first - 0x30)
-        var length = 1
+        guard var first = utf8.next() else { return nil }
+        let negative = first == 0x2D
+        if negative {
+            guard let digit = utf8.next() else { return nil }
+            first = digit
+        }
+        // No leading zero, and no "-0".
+        guard (0x30...0x39).contains(first), !(negative && first == 0x30) else { return nil }
+        // Accumulated negative, so Int.min fits.
+        var value = -Int(first - 0x30)
         while let unit = utf8.next() {
             guard (0x30...0x39).contains(unit), value != 0 else { return nil }
-            length += 1
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int(unit - 0x30))
+            let (sum, overflow2) = times.subtractingReportingOverflow(Int(unit - 0x30))
             guard !overflow1, !overflow2 else { return nil }
             value = sum
         }
-        return value
+        if negative { return value }
+        return value == Int.min ? nil : -value
     }
 
     /// A form of the id safe as (part of) a file name: letters, digits, `-`, `_` and `.`
@@ -157,13 +165,27 @@ extension PostID {
             self.text = literal
         case .string(let text):
             if let problem = Self.problem(with: text) {
-                let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
-                throw JSONProblem(message: "is \"\(shown.debugDescription.dropFirst().dropLast())\", which \(problem) (expected a post id)")
+                let shown = Self.escaped(text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text)
+                throw JSONProblem(message: "is \"\(shown)\", which \(problem) (expected a post id)")
             }
             self.text = text
         default:
             throw JSONProblem(message: "is \(value.typeDescription), expected a string or a whole number")
         }
+    }
+
+    /// `text` with its control characters (C0, DEL, C1) as `\u{1B}`, so a message that
+    /// quotes a refused id sends none to a terminal.
+    public static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// `true` for a JSON integer literal: `-?(0|[1-9][0-9]*)`.

@@ -17,8 +17,8 @@ import Foundation
 // `loadedPostIDs` is an ordered list (the posts from the top of the list), written
 // compactly since version 2: a run of consecutive integer ids is a `[first, last]` pair —
 // `[1, 500]` is 1, 2, …, 500 and `[900, 851]` is 900, 899, …, 851 (a newest-first feed) —
-// and any other id that is a canonical integer (``PostID/integerValue``: no sign, no
-// leading zero, within 64 bits) is a plain number. Since version 3 every other id is a
+// and any other id that is a canonical integer (``PostID/integerValue``: as `String(n)` writes
+// an `Int`, no leading zero, no `+`) is a plain number. Since version 3 every other id is a
 // string (`"t3_1abc"`, `"109876543210987654321"`); the anchor's `postID` and the seen set
 // follow the same rule. Version 1 wrote every id as a plain number, version 2 numbers and
 // runs; such files are still read (a plain list is a list of runs of one, a number is the
@@ -178,7 +178,7 @@ extension KeyedDecodingContainer {
                 guard let id = PostID(text) else {
                     throw DecodingError.dataCorruptedError(
                         in: container,
-                        debugDescription: "the loaded post id \(text.prefix(40).debugDescription) \(PostID.problem(with: text) ?? "is no id")")
+                        debugDescription: "the loaded post id \"\(PostID.escaped(String(text.prefix(40))))\" \(PostID.problem(with: text) ?? "is no id")")
                 }
                 ids.append(id)
             } else {

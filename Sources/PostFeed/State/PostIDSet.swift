@@ -41,27 +41,10 @@ public struct PostIDSet: Sendable, Hashable, ExpressibleByArrayLiteral, CustomSt
     }
 
     /// The set of integer ids covered by `ranges`, which may overlap or be out of order.
-    /// Negative numbers are no canonical integer ids (`-3` is an id of its own, kept as
-    /// text): up to ``maximumNegativeIDs`` of them are kept that way, further ones dropped
-    /// (only a hand-edited or hostile file of state version 1 or 2 holds them).
     public init(ranges: [ClosedRange<Int>]) {
-        var kept: [ClosedRange<Int>] = []
-        var negative: Set<PostID> = []
-        for range in ranges {
-            if range.upperBound < 0 || range.lowerBound < 0 {
-                let below = range.lowerBound...min(range.upperBound, -1)
-                for number in below.prefix(Self.maximumNegativeIDs - negative.count) { negative.insert(PostID(number)) }
-                if range.upperBound >= 0 { kept.append(0...range.upperBound) }
-            } else {
-                kept.append(range)
-            }
-        }
-        self.ranges = Self.normalized(kept)
-        self.others = negative
+        self.ranges = Self.normalized(ranges)
+        self.others = []
     }
-
-    /// How many negative ids ``init(ranges:)`` keeps.
-    static let maximumNegativeIDs = 100_000
 
     /// `true` when no id is in the set.
     public var isEmpty: Bool { ranges.isEmpty && others.isEmpty }

@@ -56,7 +56,11 @@ struct PostFeedRoutes {
 
     private func showPost(_ request: Request, context: FixtureRequestContext) throws -> Response {
         let text = context.parameters.get("id") ?? ""
-        guard let id = PostID(text) else {
+        // Integer ids are all this server has in `numbers`; in `strings` any text is an id.
+        if served == .numbers, Int(text) == nil {
+            throw APIError.badRequest("post id '\(text.prefix(80))' is not a whole number")
+        }
+        guard let id = Int(text).map({ PostID($0) }) ?? PostID(text) else {
             throw APIError.badRequest("post id '\(text.prefix(80))' is not a post id")
         }
         guard let fixtureID = served.fixtureID(ofServed: id.text),

@@ -67,7 +67,7 @@ enum PostIDArgument {
         if token.hasPrefix("--") { throw ValidationError("Unknown option '\(token)'.") }
         guard let id = PostID(token) else {
             let problem = PostID.problem(with: token) ?? "is no post id"
-            throw ValidationError("the post id \(token.prefix(80).debugDescription) \(problem).")
+            throw ValidationError("the post id \"\(PostID.escaped(String(token.prefix(80))))\" \(problem).")
         }
         return id
     }

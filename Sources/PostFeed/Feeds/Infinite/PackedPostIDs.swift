@@ -4,11 +4,10 @@
 /// and search), so over 100,000 posts this is the difference between about 2 MiB and about
 /// 300 KiB.
 ///
-/// Each id starts with a varint `header`. An id whose ``PostID/integerValue`` differs from
-/// the integer id before it (the first from 0) by a delta whose zigzag form fits 63 bits
-/// is that zigzag value shifted left by one (`header & 1 == 0`); any other id is its UTF-8
-/// length shifted left by one, plus one (`header & 1 == 1`), followed by its bytes. Any
-/// id round-trips, none traps.
+/// Each id starts with a varint `header`. An id with an ``PostID/integerValue`` is the
+/// zigzag form of its difference from the integer id before it (the first from 0), plus
+/// one, with wrapping arithmetic (`header > 0`); any other id is a `0` header, the varint
+/// of its UTF-8 length and its bytes. Any id round-trips, none traps.
 struct PackedPostIDs: Sendable, Equatable {
     private var bytes: [UInt8]
     /// Number of ids.
@@ -38,14 +37,15 @@ struct PackedPostIDs: Sendable, Equatable {
                 let delta = number &- previous
                 // Zigzag: small negative and positive deltas both become small unsigned numbers.
                 let zigzag = UInt64(bitPattern: Int64(truncatingIfNeeded: (delta << 1) ^ (delta >> 63)))
-                if zigzag < 1 << 63 {
+                if zigzag < UInt64.max {
                     previous = number
-                    appendVarint(zigzag << 1)
+                    appendVarint(zigzag + 1)
                     continue
                 }
             }
             let text = Array(id.text.utf8)
-            appendVarint(UInt64(text.count) << 1 | 1)
+            appendVarint(0)
+            appendVarint(UInt64(text.count))
             bytes.append(contentsOf: text)
         }
         self.bytes = bytes
@@ -81,7 +81,7 @@ struct PackedPostIDs: Sendable, Equatable {
     func forEach(_ body: (PostID) -> Void) {
         var previous = 0
         var index = 0
-        while index < bytes.count {
+        func varint() -> UInt64 {
             var value: UInt64 = 0
             var shift: UInt64 = 0
             while index < bytes.count {
@@ -92,14 +92,18 @@ struct PackedPostIDs: Sendable, Equatable {
                 if byte & 0x80 == 0 { break }
                 shift += 7
             }
-            if value & 1 == 0 {
-                let zigzag = value >> 1
+            return value
+        }
+        while index < bytes.count {
+            let header = varint()
+            if header > 0 {
+                let zigzag = header - 1
                 let delta = Int(truncatingIfNeeded: Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1))))
                 previous = previous &+ delta
                 body(PostID(previous))
             } else {
-                let length = Int(truncatingIfNeeded: value >> 1)
-                let end = min(index + max(length, 0), bytes.count)
+                let length = Int(truncatingIfNeeded: min(varint(), UInt64(Int.max)))
+                let end = length >= bytes.count - index ? bytes.count : index + length
                 // The text came from a valid id; the fallback is for bytes `init` cannot write.
                 let text = String(decoding: bytes[index..<end], as: UTF8.self)
                 body(PostID(text) ?? "?")
