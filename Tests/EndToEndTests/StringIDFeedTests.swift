@@ -57,7 +57,8 @@ struct StringIDFeedTests {
             #expect(unseen.succeeded, "\(unseen)")
             let unseenIDs = PrintedList(unseen.standardOutput).ids
             let seenBefore = Set((1...60).map(Self.served))
-            #expect(!unseenIDs.isEmpty && unseenIDs.allSatisfy { !seenBefore.contains($0) }, "\(unseen)")
+            let onlyUnseen = unseenIDs.allSatisfy { !seenBefore.contains($0) }
+            #expect(!unseenIDs.isEmpty && onlyUnseen, "\(unseen)")
         }
     }
 

@@ -65,7 +65,8 @@ struct StringIDStateTests {
         // And saving writes version 3, integer ids still as runs
         try store.save(state, basedOn: state.generation)
         let text = String(decoding: try Data(contentsOf: store.fileURL(for: .infinite)), as: UTF8.self)
-        #expect(text.filter { !$0.isWhitespace }.contains(#""loadedPostIDs":[[1,19],777]"#), "\(text)")
+        let compact = text.filter { !$0.isWhitespace }
+        #expect(compact.contains(#""loadedPostIDs":[[1,19],777]"#), "\(text)")
         #expect(text.contains(#""version" : 3"#), "\(text)")
     }
 
