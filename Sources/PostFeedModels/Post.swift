@@ -9,8 +9,9 @@ import Foundation
 /// `{"id":1,"title":"…","body":"…","author":"…","imageUrl":"/images/a.png",
 ///   "createdAt":"2024-05-01T10:00:00Z","popularity":0.42}`.
 public struct Post: Codable, Sendable, Hashable, Identifiable {
-    /// The backend's identifier, unique within one backend.
-    public var id: Int
+    /// The backend's identifier, unique within one backend: an opaque string (a number on
+    /// the wire is its digits).
+    public var id: PostID
     /// The headline; required on the wire.
     public var title: String
     /// The full text; `""` when the wire form leaves it out.
@@ -28,7 +29,7 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
 
     /// Makes a post; the optional fields default to absent.
     public init(
-        id: Int,
+        id: PostID,
         title: String,
         body: String,
         author: String? = nil,
@@ -57,7 +58,7 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
     ///   that is not an ISO-8601 date.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(Int.self, forKey: .id)
+        id = try container.decode(PostID.self, forKey: .id)
         title = try container.decode(String.self, forKey: .title)
         body = try container.decodeIfPresent(String.self, forKey: .body) ?? ""
         author = try container.decodeIfPresent(String.self, forKey: .author)

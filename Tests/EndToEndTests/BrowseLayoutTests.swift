@@ -111,8 +111,8 @@ struct BrowseLayoutTests {
 
     @Test("s and u: most popular first across the loaded posts, ties in feed order; unseen hides earlier runs' posts but not this run's")
     func order() {
-        let ids = [10, 11, 12, 13]
-        let popularity: [Int: Double] = [10: 0.2, 11: 0.9, 12: 0.5, 13: 0.9]
+        let ids: [PostID] = [10, 11, 12, 13]
+        let popularity: [PostID: Double] = [10: 0.2, 11: 0.9, 12: 0.5, 13: 0.9]
         #expect(BrowseOrder.make(ids: ids, popularity: popularity, byPopularity: false, unseenOnly: false, hidden: [], kept: []) == nil)
         #expect(BrowseOrder.make(ids: ids, popularity: popularity, byPopularity: true, unseenOnly: false, hidden: [], kept: []) == [1, 3, 2, 0])
         let unseen = BrowseOrder.make(ids: ids, popularity: popularity, byPopularity: false, unseenOnly: true, hidden: [10, 11, 12], kept: [11])

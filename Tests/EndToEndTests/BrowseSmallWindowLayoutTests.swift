@@ -15,7 +15,7 @@ import Testing
 /// first lines.
 @Suite("browse layout: any window size, down to 1×1")
 struct BrowseSmallWindowLayoutTests {
-    static let heights = Array(1...30)
+    static let heights: [Int] = Array(1...30)
     static let widths = [1, 2, 3, 4, 5, 8, 10, 13, 20, 40, 80, 200]
 
     /// A frame as `browse` makes it for a screen of `posts` posts.

@@ -1,5 +1,6 @@
 import SuiteSupport
 import Foundation
+import PostFeedModels
 import PostFeedServer
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedModels
 import PostFeedServer
 import Testing
 
@@ -35,7 +36,7 @@ struct IgnoredPageSizeTests {
 
             // Then: no post printed under another post's number, a clear error, no state change
             let printed = PrintedList(second.standardOutput)
-            let repeatsPage1 = printed.ids.contains { (1...10).contains($0) }
+            let repeatsPage1 = printed.ids.contains { (1...10).contains($0.integerValue ?? 0) }
             #expect(!repeatsPage1, "renumbered duplicates: \(second)")
             #expect(second.failed, "\(second)")
             #expect(second.errorMessage?.contains("page 2") == true, "\(second)")

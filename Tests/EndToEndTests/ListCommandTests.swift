@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedModels
 import PostFeedServer
 import Testing
 
@@ -18,7 +19,7 @@ struct ListCommandTests {
             #expect(printed.positions == Array(1...40), "\(run)")
             #expect(printed.ids == Array(1...40), "\(run)")
             for entry in printed.entries {
-                if FixtureFacts.postsWithoutImage.contains(entry.id ?? 0) {
+                if FixtureFacts.postsWithoutImage.contains(entry.id?.integerValue ?? 0) {
                     #expect(entry.imageLine == nil, "post \(entry.position) has no image: \(run)")
                 } else {
                     let line = try #require(entry.imageLine, "post \(entry.position) lacks an image line: \(run)")
@@ -92,7 +93,7 @@ struct ListCommandTests {
             #expect(output.totalCount == FixtureFacts.postCount)
             #expect(output.endReached == false)
             let withoutImageFile = output.posts.filter { $0.image?.path == nil }.map(\.post.id)
-            let onlyImagelessPosts = withoutImageFile.allSatisfy { FixtureFacts.postsWithoutImage.contains($0) }
+            let onlyImagelessPosts = withoutImageFile.allSatisfy { FixtureFacts.postsWithoutImage.contains($0.integerValue ?? 0) }
             #expect(onlyImagelessPosts, "posts without an image file: \(withoutImageFile)")
         }
     }
@@ -298,7 +299,7 @@ struct ListCommandTests {
             // Then: the next run continues right after the last printed post
             let next = try await sandbox.run(["list", "--no-images"], against: server)
             #expect(next.succeeded, "\(next)")
-            #expect(PrintedList(next.standardOutput).ids.first == printed.count + 1, "\(next)")
+            #expect(PrintedList(next.standardOutput).ids.first == PostID(printed.count + 1), "\(next)")
         }
     }
 
@@ -317,7 +318,7 @@ struct ListCommandTests {
             #expect(Array(printed.prefix(state.loadedPostIDs.count)) == state.loadedPostIDs, "\(run)")
             #expect(printed.count - state.loadedPostIDs.count <= 20, "\(run)")
             let next = try await sandbox.run(["list", "--no-images"], against: server)
-            #expect(PrintedList(next.standardOutput).ids.first == state.loadedPostIDs.count + 1, "\(next)")
+            #expect(PrintedList(next.standardOutput).ids.first == PostID(state.loadedPostIDs.count + 1), "\(next)")
         }
     }
 

@@ -8,12 +8,14 @@ import Testing
 struct ListPopularityTests {
     /// The fixture feed in the popularity order, computed here from `Fixtures/posts.json`
     /// (most popular first, ties in the backend's order): `(position, id)`, 1-based positions.
-    private func expectedOrder() throws -> [(position: Int, id: Int, popularity: Double)] {
+    private func expectedOrder() throws -> [(position: Int, id: PostID, popularity: Double)] {
         let file = FixtureLocator.fixturesDirectory().appendingPathComponent("posts.json")
         let posts = try JSONDecoder().decode([Post].self, from: Data(contentsOf: file))
         #expect(posts.count == FixtureFacts.postCount)
         return posts.enumerated()
-            .map { (position: $0.offset + 1, id: $0.element.id, popularity: $0.element.popularity ?? -.infinity) }
+            .map { (offset: Int, post: Post) -> (position: Int, id: PostID, popularity: Double) in
+                (position: offset + 1, id: post.id, popularity: post.popularity ?? -.infinity)
+            }
             .sorted { $0.popularity != $1.popularity ? $0.popularity > $1.popularity : $0.position < $1.position }
     }
 
@@ -28,7 +30,7 @@ struct ListPopularityTests {
             // The 20 most popular of all 247, not page 1's 20 reordered.
             #expect(printed.ids == expected.prefix(20).map(\.id), "\(run)")
             #expect(printed.positions == expected.prefix(20).map(\.position), "\(run)")
-            let beyondPage1 = printed.ids.contains { $0 > 20 }
+            let beyondPage1 = printed.ids.contains { ($0.integerValue ?? 0) > 20 }
             #expect(beyondPage1, "posts from beyond page 1 lead: \(run)")
             #expect(Set(printed.ids).count == printed.ids.count)
             let popularity = printed.ids.compactMap { id in expected.first { $0.id == id }?.popularity }

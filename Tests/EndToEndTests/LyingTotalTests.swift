@@ -12,7 +12,7 @@ struct LyingTotalTests {
         let page = items.first { $0.name == "_page" }.flatMap { $0.value }.flatMap { Int($0) } ?? 1
         let limit = items.first { $0.name == "_limit" }.flatMap { $0.value }.flatMap { Int($0) } ?? 10
         let first = (page - 1) * limit + 1
-        let ids = first <= 40 ? Array(first...min(40, first + limit - 1)) : []
+        let ids: [Int] = first <= 40 ? Array(first...min(40, first + limit - 1)) : []
         let posts = ids.map { #"{"userId":1,"id":\#($0),"title":"Post \#($0)","body":"Body of post \#($0)"}"# }
         return (200, "application/json", [("X-Total-Count", "60")], Data("[\(posts.joined(separator: ","))]".utf8))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedModels
 import PostFeedServer
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// a wrong scheme), and a huge one is cut in the lines that name it.
 @Suite("postfeed with malformed and huge image URLs")
 struct MalformedImageURLTests {
-    private static func hasID(_ id: Int) -> (PrintedList.Entry) -> Bool {
+    private static func hasID(_ id: PostID) -> (PrintedList.Entry) -> Bool {
         { $0.id == id }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedModels
 import PostFeedServer
 import Testing
 
@@ -49,7 +50,7 @@ struct OfflineTests {
             let output = try ListJSON.decode(page.standardOutput, from: "page 2 --offline --json")
             #expect(output.posts.map(\.post.id) == Array(21...40))
             let withoutImageFile = output.posts.filter { $0.image?.path == nil }.map(\.post.id)
-            let onlyImagelessPosts = withoutImageFile.allSatisfy { FixtureFacts.postsWithoutImage.contains($0) }
+            let onlyImagelessPosts = withoutImageFile.allSatisfy { FixtureFacts.postsWithoutImage.contains($0.integerValue ?? 0) }
             #expect(onlyImagelessPosts, "posts without an image file: \(withoutImageFile)")
 
             // Then: the server saw nothing

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedModels
 import PostFeedServer
 import Testing
 

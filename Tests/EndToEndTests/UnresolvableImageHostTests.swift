@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedModels
 import PostFeedServer
 import Testing
 
@@ -25,7 +26,7 @@ struct UnresolvableImageHostTests {
             #expect(retries.isEmpty, "\(retries.count) retries: \(run)")
             // Then: each image line names the host and says it did not resolve
             let printed = PrintedList(run.standardOutput)
-            let withImage = printed.entries.filter { !FixtureFacts.postsWithoutImage.contains($0.id ?? 0) }
+            let withImage = printed.entries.filter { !FixtureFacts.postsWithoutImage.contains($0.id?.integerValue ?? 0) }
             #expect(withImage.count >= 19, "\(run)")
             for entry in withImage {
                 let line = entry.imageLine ?? "no image line"

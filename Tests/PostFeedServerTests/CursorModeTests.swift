@@ -11,7 +11,7 @@ struct CursorModeTests {
         let total = try fixturePostCount()
         try await withFixtureServer { server, client throws in
             // When the client follows nextCursor until it is null
-            var seen: [Int] = []
+            var seen: [PostID] = []
             var cursor: String?
             var requests = 0
             repeat {

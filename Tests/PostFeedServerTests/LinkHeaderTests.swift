@@ -61,7 +61,7 @@ struct LinkHeaderTests {
         let total = try fixturePostCount()
         try await withFixtureServer { server, client throws in
             var target: String? = "/api/posts?page=1&limit=30"
-            var ids: [Int] = []
+            var ids: [PostID] = []
             var hops = 0
             while let current = target, hops < 100 {
                 let response = try await client.get(current)

@@ -67,7 +67,7 @@ extension PostFeedBench {
             let postID = post
             let runs = runs
             let row = try await FeedClient.withFeedClient(configuration) { client in
-                let post = try await client.repository.post(id: postID, cachePolicy: .useCache)
+                let post = try await client.repository.post(id: PostID(postID), cachePolicy: .useCache)
                 let clock = ContinuousClock()
                 let coldStart = clock.now
                 guard let first = try await client.preview(for: post, fittingIn: cells, style: style) else {

@@ -43,10 +43,18 @@ extension BackendDescription {
     }
 
     /// The URL of one post from ``postPath``, or `nil` when the backend has none.
-    public func postURL(id: Int) -> URL? {
+    public func postURL(id: PostID) -> URL? {
         guard let postPath else { return nil }
-        return url(appendingPath: postPath.replacingOccurrences(of: "{id}", with: String(id)))
+        // The id is one path segment: `/`, `?`, `#`, `%` and anything not plain in a path
+        // are percent-encoded (`t3_1abc` stays, `tag:x/1` is `tag:x%2F1`).
+        let segment = id.text.addingPercentEncoding(withAllowedCharacters: Self.idSegmentCharacters) ?? id.text
+        return url(appendingPath: postPath.replacingOccurrences(of: "{id}", with: segment))
     }
+
+    /// What may stand unencoded in a post id's path segment: RFC 3986's unreserved
+    /// characters and the sub-delimiters, `:` and `@`.
+    private static let idSegmentCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@")
 
     /// ``baseURL`` without its query and fragment, without trailing slashes:
     /// `http://host/api` for `http://host/api/?key=1`. What API paths and relative image

@@ -162,7 +162,7 @@ extension FeedClient {
         let shown = snapshot.postIDs
         // Each post once, at its first place: list state numbers posts by their place, and
         // refuses a list naming a post twice (a page read back that overlaps an earlier one).
-        var known = Set<Int>()
+        var known = Set<PostID>()
         known.reserveCapacity(shown.count)
         let pages = snapshot.segments.map { segment in segment.listedPostIDs.filter { known.insert($0).inserted } }
         let listed = pages.flatMap { $0 }

@@ -15,15 +15,15 @@ extension HTTPPostRepository {
     /// - Throws: `.notFound` when the backend answers `404`, or when there is no post path
     ///   and no page seen so far holds the post; `.notCached` offline; `.network`,
     ///   `.httpStatus`, `.decoding` as for pages.
-    public func post(id: Int, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post {
+    public func post(id: PostID, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post {
         guard let url = backend.postURL(id: id) else {
             if let post = postFromPages(id: id) { return post }
             throw RepositoryError(
                 loader.effective(cachePolicy) == .cacheOnly ? .notCached : .notFound, url: backend.postsURL, page: nil,
-                message: "post \(id) is in none of the pages loaded so far, and backend \(backend.name) "
+                message: "post \(id.shown) is in none of the pages loaded so far, and backend \(backend.name) "
                     + "has no post path to ask; load more of the list first")
         }
-        let subject = "post \(id)"
+        let subject = "post \(id.shown)"
         let cacheKey = backend.cacheKey(url.absoluteString)
         let result: LoadResult
         do {
@@ -55,7 +55,7 @@ extension HTTPPostRepository {
         case .status(let response) where response.status == 404:
             throw RepositoryError(
                 .notFound, url: url, page: nil,
-                message: "post \(id) does not exist at \(url.absoluteString) (HTTP 404)",
+                message: "post \(id.shown) does not exist at \(url.absoluteString) (HTTP 404)",
                 underlying: HTTPClientError.status(404, url: url, body: response.body))
         case .status(let response):
             if response.status >= 500, let post = postFromPages(id: id) { return post }
@@ -81,7 +81,7 @@ extension HTTPPostRepository {
     }
 
     /// The post from a page decoded in this process, else from this backend's cached pages.
-    private func postFromPages(id: Int) -> Post? {
+    private func postFromPages(id: PostID) -> Post? {
         if let post = recentPosts.object(forKey: id) { return post }
         for entry in store.storedEntries() where entry.metadata.attributes[Attribute.kind] == "page" {
             guard let json = try? JSONValue.parse(entry.data) else { continue }

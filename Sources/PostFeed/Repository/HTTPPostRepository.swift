@@ -55,7 +55,7 @@ public final class HTTPPostRepository: PostRepository {
     /// a window of resident pages must not keep every post it scrolled past in here. It
     /// used to hold up to 10,000 posts (~10 MB) and raised the peak RSS of a 100,000-post
     /// scroll with 10 resident pages by a fifth (`postfeed-bench list`).
-    let recentPosts = MemoryCache<Int, Post>(countLimit: recentPostLimit, totalCostLimit: 0)
+    let recentPosts = MemoryCache<PostID, Post>(countLimit: recentPostLimit, totalCostLimit: 0)
 
     /// How many posts ``recentPosts`` keeps: 50 pages of 20, 10 pages of the largest size.
     static let recentPostLimit = 1_000

@@ -26,7 +26,7 @@ public protocol PostRepository: Sendable {
     ///   (``PageCachePolicy/cacheOnly``), `.badConfiguration` for a key of another style.
     func page(_ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority) async throws(RepositoryError) -> Page
     /// Fetches one post by id (the detail view).
-    func post(id: Int, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post
+    func post(id: PostID, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post
     /// Forgets every cached page of this backend (refresh).
     func invalidateCachedPages() async
 }
@@ -38,7 +38,7 @@ extension PostRepository {
     }
 
     /// Fetches one post using the cache (``PageCachePolicy/useCache``).
-    public func post(id: Int) async throws(RepositoryError) -> Post {
+    public func post(id: PostID) async throws(RepositoryError) -> Post {
         try await post(id: id, cachePolicy: .useCache)
     }
 }

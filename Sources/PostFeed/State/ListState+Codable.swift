@@ -3,22 +3,26 @@ import Foundation
 // The JSON form, written with sorted keys so the file reads the same every time:
 //
 // {
-//   "anchor" : { "index" : 36, "postID" : 37 },
+//   "anchor" : { "index" : 36, "postID" : 37 },      (or "postID" : "t3_1abc")
 //   "backendIdentity" : "postfeed http://127.0.0.1:6969/api/posts",
 //   "currentPage" : null,
 //   …
-//   "loadedPostIDs" : [ [ 1, 500 ], 777, [ 900, 851 ] ],
+//   "loadedPostIDs" : [ [ 1, 500 ], 777, [ 900, 851 ], "t3_1abc" ],
 //   …
-//   "version" : 2
+//   "version" : 3
 // }
 //
 // Optional fields are written as explicit `null`, so every file shows every field.
 //
 // `loadedPostIDs` is an ordered list (the posts from the top of the list), written
-// compactly since version 2: a run of consecutive ids is a `[first, last]` pair — `[1, 500]`
-// is 1, 2, …, 500 and `[900, 851]` is 900, 899, …, 851 (a newest-first feed) — and any
-// other id is a plain number. Version 1 wrote every id as a plain number; such files are
-// still read (a plain list is a list of runs of one), and the next save writes version 2.
+// compactly since version 2: a run of consecutive integer ids is a `[first, last]` pair —
+// `[1, 500]` is 1, 2, …, 500 and `[900, 851]` is 900, 899, …, 851 (a newest-first feed) —
+// and any other id that is a canonical integer (``PostID/integerValue``: as `String(n)` writes
+// an `Int`, no leading zero, no `+`) is a plain number. Since version 3 every other id is a
+// string (`"t3_1abc"`, `"109876543210987654321"`); the anchor's `postID` and the seen set
+// follow the same rule. Version 1 wrote every id as a plain number, version 2 numbers and
+// runs; such files are still read (a plain list is a list of runs of one, a number is the
+// id of its digits), and the next save writes version 3.
 extension ListState: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, generation, mode, backendIdentity, pageSize, savedAt
@@ -154,21 +158,28 @@ extension KeyedDecodingContainer {
 }
 
 extension KeyedDecodingContainer {
-    /// An ordered list of ids written as runs (see the top of this file): plain ids and
-    /// `[first, last]` pairs, expanded in order. `nil` when the key is missing or null.
-    /// Throws when a pair is not two ids, or the ids add up to more than
+    /// An ordered list of ids written as runs (see the top of this file): plain ids (numbers
+    /// or strings) and `[first, last]` pairs, expanded in order. `nil` when the key is
+    /// missing or null. Throws when a pair is not two ids, or the ids add up to more than
     /// ``ListState/maximumLoadedPostCount`` (a 20-byte `[0, 9000000000000000000]` must
     /// not make a run allocate without end).
-    fileprivate func decodeIDRunsIfPresent(forKey key: Key) throws -> [Int]? {
+    fileprivate func decodeIDRunsIfPresent(forKey key: Key) throws -> [PostID]? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
         var container = try nestedUnkeyedContainer(forKey: key)
-        var ids: [Int] = []
+        var ids: [PostID] = []
         ids.reserveCapacity(container.count ?? 0)
         while !container.isAtEnd {
-            // A plain id is the usual element of a version 1 file: read as `Int` straight
+            // A plain number is the usual element of a version 1 file: read as `Int` straight
             // away. A failed `decode` leaves the container at the element, which is then
-            // read as a pair.
+            // read as a string id, else as a pair.
             if let id = try? container.decode(Int.self) {
+                ids.append(PostID(id))
+            } else if let text = try? container.decode(String.self) {
+                guard let id = PostID(text) else {
+                    throw DecodingError.dataCorruptedError(
+                        in: container,
+                        debugDescription: "the loaded post id \"\(PostID.escaped(String(text.prefix(40))))\" \(PostID.problem(with: text) ?? "is no id")")
+                }
                 ids.append(id)
             } else {
                 var pair = try container.nestedUnkeyedContainer()
@@ -183,7 +194,11 @@ extension KeyedDecodingContainer {
                     throw DecodingError.dataCorruptedError(
                         in: pair, debugDescription: "the run [\(first), \(last)] makes more than \(ListState.maximumLoadedPostCount) loaded ids")
                 }
-                ids.append(contentsOf: first <= last ? Array(first...last) : Array((last...first).reversed()))
+                if first <= last {
+                    ids.append(contentsOf: (first...last).lazy.map { PostID($0) })
+                } else {
+                    ids.append(contentsOf: (last...first).reversed().lazy.map { PostID($0) })
+                }
             }
             if ids.count > ListState.maximumLoadedPostCount {
                 throw DecodingError.dataCorruptedError(
@@ -195,39 +210,58 @@ extension KeyedDecodingContainer {
 }
 
 extension KeyedEncodingContainer {
-    /// Writes `ids` in order as runs: a run of two or more consecutive ids (counting up or
-    /// down) as a `[first, last]` pair, any other id as a plain number.
-    fileprivate mutating func encodeIDRuns(_ ids: [Int], forKey key: Key) throws {
+    /// Writes `ids` in order as runs: a run of two or more consecutive integer ids (counting
+    /// up or down) as a `[first, last]` pair, any other integer id as a plain number, and
+    /// an id that is no canonical integer as a string.
+    fileprivate mutating func encodeIDRuns(_ ids: [PostID], forKey key: Key) throws {
         var container = nestedUnkeyedContainer(forKey: key)
         for run in ListState.idRuns(ids) {
-            if run.first == run.last {
-                try container.encode(run.first)
-            } else {
+            switch run {
+            case .text(let id): try container.encode(id.text)
+            case .numbers(let first, let last) where first == last: try container.encode(first)
+            case .numbers(let first, let last):
                 var pair = container.nestedUnkeyedContainer()
-                try pair.encode(run.first)
-                try pair.encode(run.last)
+                try pair.encode(first)
+                try pair.encode(last)
             }
         }
     }
 }
 
 extension ListState {
-    /// `ids` cut into maximal runs of consecutive ids, each counting up or down by one.
-    static func idRuns(_ ids: [Int]) -> [(first: Int, last: Int)] {
+    /// One element of the written ``loadedPostIDs``.
+    enum IDRun: Equatable {
+        /// Integer ids `first` to `last`, counting up or down by one (one id when equal).
+        case numbers(first: Int, last: Int)
+        /// An id that is no canonical integer.
+        case text(PostID)
+    }
+
+    /// `ids` cut into maximal runs of consecutive integer ids, each counting up or down by
+    /// one; an id that is no canonical integer is a run of its own.
+    static func idRuns(_ ids: [PostID]) -> [IDRun] {
         /// `next - previous` when it is 1 or -1 (no overflow), else `nil`.
         func step(_ previous: Int, _ next: Int) -> Int? {
             let (difference, overflow) = next.subtractingReportingOverflow(previous)
             return !overflow && (difference == 1 || difference == -1) ? difference : nil
         }
-        var runs: [(first: Int, last: Int)] = []
+        let numbers = ids.map(\.integerValue)
+        var runs: [IDRun] = []
         var index = 0
         while index < ids.count {
-            var end = index
-            if index + 1 < ids.count, let direction = step(ids[index], ids[index + 1]) {
-                end = index + 1
-                while end + 1 < ids.count, step(ids[end], ids[end + 1]) == direction { end += 1 }
+            guard let first = numbers[index] else {
+                runs.append(.text(ids[index]))
+                index += 1
+                continue
             }
-            runs.append((ids[index], ids[end]))
+            var end = index
+            if index + 1 < ids.count, let second = numbers[index + 1], let direction = step(first, second) {
+                end = index + 1
+                while end + 1 < ids.count, let current = numbers[end], let next = numbers[end + 1], step(current, next) == direction {
+                    end += 1
+                }
+            }
+            runs.append(.numbers(first: first, last: numbers[end] ?? first))
             index = end + 1
         }
         return runs

@@ -6,7 +6,7 @@ extension ListState {
     /// in the saved order (``loadedPostIDs``); else the anchor's old index, clamped.
     /// `0` when the state has no anchor; `nil` when `currentPostIDs` is empty.
     /// See ``PlaceConverter/restoredIndex(of:savedIDs:currentIDs:)``.
-    public func restoredIndex(in currentPostIDs: [Int]) -> Int? {
+    public func restoredIndex(in currentPostIDs: [PostID]) -> Int? {
         guard !currentPostIDs.isEmpty else { return nil }
         guard let anchor else { return 0 }
         // `firstLoadedIndex` is never negative, so negating it cannot overflow.
@@ -142,7 +142,7 @@ extension ListState {
 
     /// The known ids of the posts at indexes `start ..< start + count` of the whole list;
     /// empty when the ids this state holds do not start at or before `start`.
-    private func knownPostIDs(from start: Int, count: Int) -> [Int] {
+    private func knownPostIDs(from start: Int, count: Int) -> [PostID] {
         let offset = start - firstLoadedIndex
         guard offset >= 0, offset < loadedPostIDs.count else { return [] }
         let end = offset + min(count, loadedPostIDs.count - offset)

@@ -16,10 +16,13 @@ import Foundation
 /// To carry the place into the other mode or a new page size, see
 /// ``switched(to:pageSize:firstPageKey:)``.
 public struct ListState: Sendable, Equatable {
-    /// The schema version this build writes and the newest it reads. Version 2 writes
-    /// ``loadedPostIDs`` as runs of consecutive ids (`[[1, 500], 777]`); version 1 files,
-    /// a plain list of ids, are still read.
-    public static let currentVersion = 2
+    /// The schema version this build writes and the newest it reads. Version 3 writes ids
+    /// that are no canonical integers as strings (`"t3_1abc"`, `"109876543210987654321"`),
+    /// in the anchor, the seen set and ``loadedPostIDs``; version 2 writes ``loadedPostIDs``
+    /// as runs of consecutive ids (`[[1, 500], 777]`); version 1 files, a plain list of
+    /// integer ids, are still read. Files of versions 1 and 2 hold integer ids only, so
+    /// reading them as version 3 is their migration.
+    public static let currentVersion = 3
 
     /// Schema version of the file; ``currentVersion`` for new states.
     public var version: Int
@@ -53,7 +56,7 @@ public struct ListState: Sendable, Equatable {
     /// top of the list. Paged: the posts of the current page. Used to find the anchor's
     /// nearest surviving neighbour when the anchor post is gone; after a change of mode
     /// or page size it may hold fewer posts than the pages in ``loadedPageKeys``.
-    public var loadedPostIDs: [Int]
+    public var loadedPostIDs: [PostID]
     /// The keys of pages 1, 2, 3, … in ``pageSize`` pages, as far as known. Infinite: the
     /// pages to fetch, in order, to rebuild the list. Paged: the pages already walked, so a
     /// cursor or link backend can go back without starting over.
@@ -88,7 +91,7 @@ public struct ListState: Sendable, Equatable {
         totalCount: Int? = nil,
         endReached: Bool = false,
         seenPostIDs: PostIDSet = [],
-        loadedPostIDs: [Int] = [],
+        loadedPostIDs: [PostID] = [],
         loadedPageKeys: [PageKey] = [],
         nextPageKey: PageKey? = nil,
         currentPage: Int? = nil,
@@ -232,8 +235,8 @@ public struct ListState: Sendable, Equatable {
     }
 
     /// The first post `ids` lists twice, named with both places.
-    private static func duplicateProblem(_ ids: [Int]) -> String? {
-        var seen = Set<Int>()
+    private static func duplicateProblem(_ ids: [PostID]) -> String? {
+        var seen = Set<PostID>()
         seen.reserveCapacity(ids.count)
         for (index, id) in ids.enumerated() where !seen.insert(id).inserted {
             let first = ids.firstIndex(of: id) ?? index

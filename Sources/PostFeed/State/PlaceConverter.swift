@@ -46,9 +46,9 @@ public enum PlaceConverter {
     ///   post that survived, searching outward from the anchor's old place in `savedIDs`;
     ///   at equal distance the later post wins, since it is the one that moves up into the
     ///   removed post's place. Else the anchor's old index, clamped to `currentIDs`.
-    public static func restoredIndex(of anchor: ScrollAnchor, savedIDs: [Int], currentIDs: [Int]) -> Int? {
+    public static func restoredIndex(of anchor: ScrollAnchor, savedIDs: [PostID], currentIDs: [PostID]) -> Int? {
         guard !currentIDs.isEmpty else { return nil }
-        var currentIndex: [Int: Int] = [:]
+        var currentIndex: [PostID: Int] = [:]
         for (index, id) in currentIDs.enumerated() where currentIndex[id] == nil {
             currentIndex[id] = index
         }
@@ -68,7 +68,7 @@ public enum PlaceConverter {
 
     /// Where the anchor post sat in `savedIDs`: at `anchor.index` when the ids agree, else
     /// wherever that id is, else nowhere.
-    private static func oldIndex(of anchor: ScrollAnchor, in savedIDs: [Int]) -> Int? {
+    private static func oldIndex(of anchor: ScrollAnchor, in savedIDs: [PostID]) -> Int? {
         if savedIDs.indices.contains(anchor.index), savedIDs[anchor.index] == anchor.postID {
             return anchor.index
         }

@@ -26,6 +26,9 @@ public struct FixtureServerConfiguration: Sendable {
     public var faults: FaultInjection
     /// Pagination mistakes of real backends, for the `postFeed` flavor; none by default.
     public var quirks: PaginationQuirks = .none
+    /// How the `postFeed` flavor writes post ids: as in `Fixtures/` (integers) by default,
+    /// or as the strings and large numbers of other backends (``ServedPostIDs/strings``).
+    public var postIDs: ServedPostIDs = .numbers
     /// Serves the `/test/…` routes the HTTP client's tests use (see ``TestRoutes``).
     public var enablesTestRoutes: Bool
     /// `max-age` in seconds of `Cache-Control` on list pages and single posts; negative

@@ -4,18 +4,18 @@ import PostFeedModels
 /// The posts of `Fixtures/posts.json`, in file order, with an index by id.
 struct PostCatalog: Sendable {
     let posts: [Post]
-    private let indexByID: [Int: Int]
+    private let indexByID: [PostID: Int]
 
     init(posts: [Post]) {
         self.posts = posts
-        var index: [Int: Int] = [:]
+        var index: [PostID: Int] = [:]
         for (offset, post) in posts.enumerated() where index[post.id] == nil {
             index[post.id] = offset
         }
         self.indexByID = index
     }
 
-    func post(id: Int) -> Post? {
+    func post(id: PostID) -> Post? {
         indexByID[id].map { posts[$0] }
     }
 

@@ -11,7 +11,7 @@ import Synchronization
 /// adds one. Revisions live as long as the server; ``FixtureTestRoutes`` (`/test/revise`)
 /// and ``RunningFixtureServer/revise(postIDs:)`` make them.
 final class PostRevisions: Sendable {
-    private let revisions = Mutex<[Int: Int]>([:])
+    private let revisions = Mutex<[PostID: Int]>([:])
 
     /// Most post ids one ``revise(_:)`` takes (a range is expanded).
     static let maximumPerCall = 100_000
@@ -19,7 +19,7 @@ final class PostRevisions: Sendable {
     /// Bumps the revision of each of `ids`; returns every post's revision after it (revised
     /// posts only).
     @discardableResult
-    func revise(_ ids: some Sequence<Int>) -> [Int: Int] {
+    func revise(_ ids: some Sequence<PostID>) -> [PostID: Int] {
         revisions.withLock { revisions in
             for id in ids { revisions[id, default: 0] &+= 1 }
             return revisions

@@ -13,6 +13,16 @@ struct PostFeedRoutes {
         router.get("/api/posts/:id") { request, context in try showPost(request, context: context) }
     }
 
+    /// How this server writes post ids.
+    private var served: ServedPostIDs { state.configuration.postIDs }
+
+    /// `value` as JSON, ids served as numbers written as numbers.
+    private func encode(_ value: some Encodable) -> ByteBuffer {
+        let body = JSONBody.encode(value)
+        guard served != .numbers else { return body }
+        return ByteBuffer(bytes: served.numbersWritten(in: Array(body.readableBytesView)))
+    }
+
     private func listPosts(_ request: Request) throws -> Response {
         let parameters = request.uri.queryParameters
         let query = try PostFeedPageQuery.parse { parameters[Substring($0)].map(String.init) }
@@ -25,7 +35,7 @@ struct PostFeedRoutes {
             first.position = .page(1)
             page.response.posts = try PostFeedPage.make(query: first, posts: state.posts.posts).response.posts
         }
-        page.response.posts = state.revisions.applied(to: page.response.posts)
+        page.response.posts = served.served(state.revisions.applied(to: page.response.posts))
         let base = RequestURL(request: request, fallbackAuthority: state.boundAuthority.withLock { $0 })
         var link = LinkHeader()
         for relation in page.links {
@@ -39,21 +49,27 @@ struct PostFeedRoutes {
         headers[.xTotalCount] = String(page.response.total)
         if !quirks.omitsLinkHeader { headers[.link] = link.value }
         return CacheableResponse.make(
-            for: request, body: JSONBody.encode(page.response),
+            for: request, body: encode(page.response),
             contentType: "application/json; charset=utf-8",
             maxAge: state.configuration.pageMaxAge, headers: headers)
     }
 
     private func showPost(_ request: Request, context: FixtureRequestContext) throws -> Response {
         let text = context.parameters.get("id") ?? ""
-        guard let id = Int(text) else {
-            throw APIError.badRequest("post id '\(text)' is not a whole number")
+        // Integer ids are all this server has in `numbers`; in `strings` any text is an id.
+        if served == .numbers, Int(text) == nil {
+            throw APIError.badRequest("post id '\(text.prefix(80))' is not a whole number")
         }
-        guard let post = state.posts.post(id: id).map(state.revisions.applied(to:)) else {
-            throw APIError.notFound("post \(id) does not exist")
+        guard let id = Int(text).map({ PostID($0) }) ?? PostID(text) else {
+            throw APIError.badRequest("post id '\(text.prefix(80))' is not a post id")
+        }
+        guard let fixtureID = served.fixtureID(ofServed: id.text),
+              let post = state.posts.post(id: fixtureID).map(state.revisions.applied(to:))
+        else {
+            throw APIError.notFound("post \(id.shown) does not exist")
         }
         return CacheableResponse.make(
-            for: request, body: JSONBody.encode(post), contentType: "application/json; charset=utf-8",
+            for: request, body: encode(served.served([post])[0]), contentType: "application/json; charset=utf-8",
             maxAge: state.configuration.pageMaxAge)
     }
 }

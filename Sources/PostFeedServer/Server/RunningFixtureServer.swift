@@ -1,4 +1,5 @@
 public import Foundation
+public import PostFeedModels
 import Hummingbird
 import ServiceLifecycle
 import Logging
@@ -75,8 +76,14 @@ public struct RunningFixtureServer: Sendable {
     /// (`(revision 1) …`), so the pages holding them change body and `ETag`. The same as
     /// `POST /test/revise?ids=…`. Returns every revised post's revision.
     @discardableResult
-    public func revise(postIDs: some Sequence<Int>) -> [Int: Int] {
+    public func revise(postIDs: some Sequence<PostID>) -> [PostID: Int] {
         state.revisions.revise(postIDs)
+    }
+
+    /// ``revise(postIDs:)`` of integer ids (`revise(postIDs: 1...5)`).
+    @discardableResult
+    public func revise(postIDs: some Sequence<Int>) -> [PostID: Int] {
+        revise(postIDs: postIDs.map { PostID($0) })
     }
 
     // MARK: Lifetime

@@ -13,7 +13,7 @@ enum BrowseOrder {
     ///   - unseenOnly: hide the posts in `hidden` (shown in earlier runs) unless in `kept`
     ///     (shown in this run).
     static func make(
-        ids: [Int], popularity: [Int: Double], byPopularity: Bool, unseenOnly: Bool, hidden: PostIDSet, kept: Set<Int>
+        ids: [PostID], popularity: [PostID: Double], byPopularity: Bool, unseenOnly: Bool, hidden: PostIDSet, kept: Set<PostID>
     ) -> [Int]? {
         guard byPopularity || unseenOnly else { return nil }
         var indices = Array(ids.indices)

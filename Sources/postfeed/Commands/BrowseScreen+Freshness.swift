@@ -60,7 +60,7 @@ extension BrowseScreen {
         }
     }
 
-    private func showDetailCopy(_ copy: DetailCopy, postID: Int) {
+    private func showDetailCopy(_ copy: DetailCopy, postID: PostID) {
         guard case .detail(postID, _, _) = overlay else { return }
         switch copy {
         case .found(let post):

@@ -37,7 +37,7 @@ extension BrowseScreen {
         }
     }
 
-    private func showDetailPreview(_ preview: ImagePreview?, postID: Int, onTerminal: Bool) {
+    private func showDetailPreview(_ preview: ImagePreview?, postID: PostID, onTerminal: Bool) {
         guard let preview, !preview.text.isEmpty else { return }
         guard case .detail(postID, _, _) = overlay else { return }
         if onTerminal {
@@ -49,7 +49,7 @@ extension BrowseScreen {
         }
     }
 
-    private func setAbove(_ lines: [String], postID: Int) {
+    private func setAbove(_ lines: [String], postID: PostID) {
         guard case .detail(postID, let text, _) = overlay else { return }
         overlay = .detail(postID: postID, text: text, above: lines)
     }
@@ -100,8 +100,8 @@ extension BrowseScreen {
         }
         guard !misses.isEmpty else { return }
         start(.thumbnails) { [misses] _ in
-            var drawn: [Int: ImagePreview] = [:]
-            var failed: [Int] = []
+            var drawn: [PostID: ImagePreview] = [:]
+            var failed: [PostID] = []
             for post in misses {
                 guard !Task.isCancelled else { break }
                 do throws(ImagePreviewError) {

@@ -29,7 +29,7 @@ private struct ViewRequest: Sendable {
     var top: Int
     var focus: Int?
     /// A post to keep on top, when the feed still has it (after a page was replaced).
-    var focusPostID: Int?
+    var focusPostID: PostID?
     var visibleCount: Int
     var order: [Int]?
     var rebuild: Rebuild?
@@ -40,8 +40,8 @@ private struct ViewRequest: Sendable {
         var byPopularity: Bool
         var unseenOnly: Bool
         var hidden: PostIDSet
-        var kept: Set<Int>
-        var popularity: [Int: Double]
+        var kept: Set<PostID>
+        var popularity: [PostID: Double]
     }
 }
 
@@ -51,7 +51,7 @@ private struct ViewResult: Sendable {
     var view: BrowseView
     /// The order made again, when asked (`nil` inside: the feed as it is).
     var rebuilt: [Int]??
-    var popularity: [Int: Double]?
+    var popularity: [PostID: Double]?
     /// Pages shown from the cache past their expiry, waiting to be checked with the server.
     var expiredPages = 0
     /// Why posts shown came from the cache out of date (`offline` with `--offline`).
@@ -141,7 +141,7 @@ extension BrowseScreen {
         var focus = request.focus
         if focus == nil, let id = request.focusPostID { focus = await feed.index(ofPostID: id) }
         var rebuilt: [Int]??
-        var popularity: [Int: Double]?
+        var popularity: [PostID: Double]?
         if let rebuild = request.rebuild {
             let ids = await feed.loadedPostIDs
             // The post on top stays on top when the order changes.
@@ -189,7 +189,7 @@ extension BrowseScreen {
 
     /// Adds the popularity of the loaded posts not yet in `known`, reading them a few
     /// pages at a time (pages out of the window come back from the page cache).
-    private static func readPopularity(of ids: [Int], into known: inout [Int: Double], feed: InfiniteFeed) async throws {
+    private static func readPopularity(of ids: [PostID], into known: inout [PostID: Double], feed: InfiniteFeed) async throws {
         var start = 0
         while start < ids.count {
             let end = min(ids.count, start + 200)

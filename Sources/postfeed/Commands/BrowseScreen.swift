@@ -65,7 +65,7 @@ final class BrowseScreen {
     var pendingFeedIndex: Int?
     /// A post to keep on top when the next view arrives (a page replaced by a fresher copy);
     /// when it is gone, the top stays at the same position.
-    var pendingPostID: Int?
+    var pendingPostID: PostID?
     /// What is on screen, as the last view job read it.
     var shown = BrowseView()
     /// Infinite with `s` or `u`: the feed indices shown, in order; `nil` shows the feed.
@@ -77,9 +77,9 @@ final class BrowseScreen {
     /// Posts shown in earlier runs (what `u` hides), read at the first infinite opening.
     var earlierSeen: PostIDSet?
     /// Posts on screen at some point of this run (`u` keeps them).
-    var shownThisRun: Set<Int> = []
+    var shownThisRun: Set<PostID> = []
     /// Each loaded post's popularity, read once, for `s`.
-    var popularity: [Int: Double] = [:]
+    var popularity: [PostID: Double] = [:]
 
     var status = ""
     /// The last message in full, for `l`.
@@ -133,9 +133,9 @@ final class BrowseScreen {
     /// List thumbnails on (`i`); on at the start for kitty, iTerm2 and sixel.
     var thumbnailsOn = false
     /// Thumbnails drawn or loaded this run, by post ID.
-    var thumbnails: [Int: ImagePreview] = [:]
+    var thumbnails: [PostID: ImagePreview] = [:]
     /// Posts whose thumbnail could not be drawn (not asked again this run).
-    var thumbnailFailures: Set<Int> = []
+    var thumbnailFailures: Set<PostID> = []
 
     /// The most pages the view loads on its own to fill a screen.
     static let pagesToFillAScreen = 5
@@ -143,7 +143,7 @@ final class BrowseScreen {
     enum Overlay: Equatable {
         /// A post in full; any key goes back. `above` comes before the text (room for
         /// what another part of the tool shows of the post, e.g. its image).
-        case detail(postID: Int, text: [String], above: [String])
+        case detail(postID: PostID, text: [String], above: [String])
         /// The "go to" prompt with what has been typed so far.
         case goTo(typed: String)
         /// The `/` search prompt with what has been typed so far.

@@ -17,6 +17,8 @@ struct ImageCommand: AsyncParsableCommand {
               postfeed image 42                  writes ./42.png
               postfeed image 42 --output a.png   writes a.png
               postfeed image 42 -o - | display   the bytes on standard output
+              postfeed image t3_1abc -o pics/    writes pics/t3_1abc.png (an id unsafe
+                                                 in a file name is escaped, e.g. %2F)
             """)
 
     @OptionGroup var backend: BackendOptions
@@ -28,7 +30,7 @@ struct ImageCommand: AsyncParsableCommand {
     var output: String?
 
     func validate() throws {
-        guard try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) != nil else {
+        guard try PostIDArgument.parse(idArgument) != nil else {
             throw ValidationError("give the id of the post whose image to write, e.g. 'postfeed image 42'.")
         }
         if let output, output.isEmpty {
@@ -37,11 +39,11 @@ struct ImageCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let id = try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) ?? 0
+        guard let id = try PostIDArgument.parse(idArgument) else { return }
         try await Session.run(backend) { client in
             let post = try await client.repository.post(id: id, cachePolicy: .useCache)
             guard let image = await client.image(for: post) else {
-                throw CLIError("post \(id) has no image")
+                throw CLIError("post \(id.shown) has no image")
             }
             let (file, warning) = try OriginalImageFile.write(image, postID: id, to: output)
             warning.map { Terminal.note("postfeed: \($0)") }

@@ -50,7 +50,7 @@ struct Mode: AsyncParsableCommand {
             }
             var line = "\(report.to.rawValue) mode"
             if let page = report.page { line += " at page \(page)" }
-            if let anchor = report.anchor { line += ", post #\(anchor.position) (id \(anchor.postID)) in view" }
+            if let anchor = report.anchor { line += ", post #\(anchor.position) (id \(anchor.postID.shown)) in view" }
             if report.startedFresh { line += " (no place to carry over: from the top)" }
             if report.alreadyCurrent { line += " (already the current mode: nothing changed)" }
             print(line)
@@ -61,7 +61,7 @@ struct Mode: AsyncParsableCommand {
 struct ModeOutput: Encodable {
     var mode: String
     var page: Int?
-    var anchorPostID: Int?
+    var anchorPostID: PostID?
     var anchorPosition: Int?
     var startedFresh: Bool
     var alreadyCurrent: Bool

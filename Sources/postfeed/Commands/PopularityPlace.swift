@@ -24,7 +24,7 @@ struct PopularityPlace: Codable, Equatable {
     /// `BackendDescription.identity` of the backend whose posts these are.
     var backendIdentity: String
     /// Ids of the posts printed so far, in the order they were printed.
-    var shownPostIDs: [Int]
+    var shownPostIDs: [PostID]
     /// When the file was written, ISO-8601 (UTC).
     var savedAt: String
 

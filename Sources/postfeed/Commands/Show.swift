@@ -20,6 +20,7 @@ struct Show: AsyncParsableCommand {
               postfeed show 42 --images none
               postfeed show 42 --open          writes ./42.png and opens it with xdg-open
               postfeed show 42 --json
+              postfeed show t3_1abc            any id the backend has, as it has it
             """)
 
     @OptionGroup var backend: BackendOptions
@@ -29,7 +30,7 @@ struct Show: AsyncParsableCommand {
     var idArgument: [String] = []
 
     func validate() throws {
-        guard try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) != nil else {
+        guard try PostIDArgument.parse(idArgument) != nil else {
             throw ValidationError("give the id of the post to show, e.g. 'postfeed show 42'.")
         }
     }
@@ -41,13 +42,13 @@ struct Show: AsyncParsableCommand {
     var open = false
 
     func run() async throws {
-        let id = try NumberArgument.parse(idArgument, what: "post id", minimum: Int.min, below: { _ in "" }) ?? 0
+        guard let id = try PostIDArgument.parse(idArgument) else { return }
         try await Session.run(backend) { client in
             let post = try await client.repository.post(id: id, cachePolicy: .useCache)
             // The text is here; a slow image would otherwise leave the terminal silent. The
             // note is erased before the preview (above the text) or anything else is written.
             let note = client.backend.imageURL(for: post).map { url in
-                LoadingNote.start("loading image for post \(id) from \(url.host ?? "the backend")…")
+                LoadingNote.start("loading image for post \(id.shown) from \(url.host ?? "the backend")…")
             }
             defer { note?.end() }
             let image = await client.image(for: post)
@@ -62,7 +63,7 @@ struct Show: AsyncParsableCommand {
                 print(PostRenderer.detail(post, image: image.map(ImageSummary.init)))
             }
             if open {
-                guard let image else { throw CLIError("post \(id) has no image to open") }
+                guard let image else { throw CLIError("post \(id.shown) has no image to open") }
                 try await Self.open(image, postID: id)
             }
         }
@@ -72,7 +73,7 @@ struct Show: AsyncParsableCommand {
     /// and the text follows as usual. `note` (the loading note) stays up while the image
     /// is decoded, and is erased just before anything is written.
     private func drawPreview(
-        of response: ImageResponse, postID id: Int, client: FeedClient, note: LoadingNote?
+        of response: ImageResponse, postID id: PostID, client: FeedClient, note: LoadingNote?
     ) async throws {
         let style = display.style()
         guard style.imageProtocol != .none else { return }
@@ -83,7 +84,7 @@ struct Show: AsyncParsableCommand {
             try StandardStream.output.write(preview.text + "\n")
         } catch {
             note?.end()
-            Terminal.note("postfeed: the image of post \(id) is not drawn: \(error)")
+            Terminal.note("postfeed: the image of post \(id.shown) is not drawn: \(error)")
         }
     }
 
@@ -91,7 +92,7 @@ struct Show: AsyncParsableCommand {
     static let openerWait: Duration = .seconds(5)
 
     /// `--open`: the original as a file, handed to `xdg-open` when it is installed.
-    private static func open(_ image: PostImage, postID id: Int) async throws {
+    private static func open(_ image: PostImage, postID id: PostID) async throws {
         // show has no --output: the way to another place is `image`.
         let file = try OriginalImageFile.write(
             image, postID: id, to: nil,

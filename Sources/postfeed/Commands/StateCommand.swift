@@ -89,7 +89,7 @@ struct StateCommand: AsyncParsableCommand {
                 let key = state.currentPageKey.flatMap { $0 == .number(page) ? nil : " (\($0))" } ?? ""
                 lines.append("  page \(page)\(key)\(state.totalCount.map { " of \($0) posts" } ?? "")")
             }
-            if let anchor = state.anchor { lines.append("  in view: post #\(anchor.position) (id \(anchor.postID))") }
+            if let anchor = state.anchor { lines.append("  in view: post #\(anchor.position) (id \(anchor.postID.shown))") }
             if !state.seenPostIDs.isEmpty { lines.append("  seen: \(counted(state.seenPostIDs.count, "post"))") }
             return lines.joined(separator: "\n")
         }

@@ -52,6 +52,27 @@ enum NumberArgument {
     }
 }
 
+/// A post id given as the one positional argument (`show ID`, `image ID`): any id the
+/// backend has, `42`, `t3_1abc`, `109876543210987654321` or `-5`, as it is.
+enum PostIDArgument {
+    /// The one id among `tokens`, `nil` when there is none.
+    static func parse(_ tokens: [String]) throws -> PostID? {
+        // `--` ends the options; it is no argument of its own.
+        let tokens = tokens.filter { $0 != "--" }
+        guard let token = tokens.first else { return nil }
+        guard tokens.count == 1 else {
+            throw ValidationError("give one post id, not \(tokens.count) ('\(tokens.joined(separator: " "))').")
+        }
+        // `--json` after the id: an option's spelling, no id (single dash: `-5` is an id).
+        if token.hasPrefix("--") { throw ValidationError("Unknown option '\(token)'.") }
+        guard let id = PostID(token) else {
+            let problem = PostID.problem(with: token) ?? "is no post id"
+            throw ValidationError("the post id \"\(PostID.escaped(String(token.prefix(80))))\" \(problem).")
+        }
+        return id
+    }
+}
+
 extension CaseIterable where Self: RawRepresentable, RawValue == String {
     /// The names of the cases, for help texts and completion.
     static var names: [String] { allCases.map(\.rawValue) }

@@ -25,21 +25,22 @@ enum OriginalImageFile {
     ///   file and the reason (a missing folder, a file where a folder should be, no
     ///   permission) when it cannot be written.
     static func write(
-        _ image: PostImage, postID id: Int, to output: String?, writableHint: String = "choose a writable place with --output"
+        _ image: PostImage, postID id: PostID, to output: String?, writableHint: String = "choose a writable place with --output"
     ) throws -> (file: URL, warning: String?) {
         guard let response = image.response else {
             // An empty image URL names no image: there is nothing to load, and no address.
             if image.error?.code == .noImageURL || (image.url == nil && image.error == nil) {
-                throw CLIError("post \(id) has no image: \(image.error?.message ?? FeedClient.emptyImageURLMessage)")
+                throw CLIError("post \(id.shown) has no image: \(image.error?.message ?? FeedClient.emptyImageURLMessage)")
             }
             let reason = image.error.map { "\($0)" } ?? "unknown error"
             // A text that is no URL at all has none to name; the reason quotes it.
             let named = image.url.map { " (\($0.absoluteString))" } ?? ""
-            throw CLIError("the image of post \(id)\(named) could not be loaded: \(reason)")
+            throw CLIError("the image of post \(id.shown)\(named) could not be loaded: \(reason)")
         }
         // The pipeline sniffed the bytes already: every image it delivers has a format.
         let format = response.info.format
-        let defaultName = "\(id).\(format.fileExtension)"
+        // The id as a file name: no `/`, no `..`, bounded (`t3_1abc.png`, `tag%3Ax%2F1.png`).
+        let defaultName = "\(id.fileNameSafe()).\(format.fileExtension)"
         var path = output ?? defaultName
         if path.isEmpty { throw ValidationError("--output is empty; give a file name, e.g. \(defaultName).") }
         if path == "-" {

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedModels
 
 /// The posts a text run of `list` or `page` printed, read back from its stdout:
 ///
@@ -11,13 +12,13 @@ struct PrintedList {
     struct Entry {
         var position: Int
         var title: String
-        var id: Int?
+        var id: PostID?
         var imageLine: String?
     }
 
     var entries: [Entry] = []
     var positions: [Int] { entries.map(\.position) }
-    var ids: [Int] { entries.compactMap(\.id) }
+    var ids: [PostID] { entries.compactMap(\.id) }
     var imageLines: [String] { entries.compactMap(\.imageLine) }
 
     init(_ output: String) {
@@ -27,7 +28,7 @@ struct PrintedList {
                 if trimmed.hasPrefix("image") {
                     entries[entries.count - 1].imageLine = trimmed
                 } else if let range = trimmed.range(of: "id ", options: .backwards),
-                    let id = Int(trimmed[range.upperBound...])
+                    let id = PostID(String(trimmed[range.upperBound...]))
                 {
                     entries[entries.count - 1].id = id
                 }
@@ -61,7 +62,8 @@ struct ListJSON: Decodable {
 }
 
 struct PostJSON: Decodable {
-    var id: Int
+    /// A number or a string on the wire.
+    var id: PostID
     var title: String
     var body: String?
 }
@@ -86,7 +88,8 @@ struct ShowJSON: Decodable {
 /// A list-state file in `State/` (DESIGN.md, "List state").
 struct StateJSON: Decodable {
     struct Anchor: Decodable {
-        var postID: Int
+        /// A number or a string (state version 3).
+        var postID: PostID
         var index: Int
     }
     var version: Int
@@ -97,8 +100,9 @@ struct StateJSON: Decodable {
     var anchor: Anchor?
     var totalCount: Int?
     var endReached: Bool
-    /// Expanded from the file's runs (`[[1, 20], 25]` is 1…20 and 25; state version 2).
-    var loadedPostIDs: [Int]
+    /// Expanded from the file's runs (`[[1, 20], 25, "t3_a"]` is 1…20, 25 and t3_a; state
+    /// version 2 and 3).
+    var loadedPostIDs: [PostID]
     var currentPage: Int?
 
     private enum CodingKeys: String, CodingKey {
@@ -107,12 +111,14 @@ struct StateJSON: Decodable {
 
     /// One element of `loadedPostIDs`: an id, or a `[first, last]` run counting up or down.
     private enum IDRun: Decodable {
-        case id(Int)
+        case id(PostID)
         case run(Int, Int)
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let id = try? container.decode(Int.self) {
+                self = .id(PostID(id))
+            } else if let text = try? container.decode(String.self), let id = PostID(text) {
                 self = .id(id)
             } else {
                 let pair = try container.decode([Int].self)
@@ -123,10 +129,10 @@ struct StateJSON: Decodable {
             }
         }
 
-        var ids: [Int] {
+        var ids: [PostID] {
             switch self {
             case .id(let id): [id]
-            case .run(let first, let last): first <= last ? Array(first...last) : Array((last...first).reversed())
+            case .run(let first, let last): first <= last ? (first...last).map { PostID($0) } : (last...first).reversed().map { PostID($0) }
             }
         }
     }
@@ -150,7 +156,7 @@ struct StateJSON: Decodable {
 struct ModeJSON: Decodable {
     var mode: String
     var page: Int?
-    var anchorPostID: Int?
+    var anchorPostID: PostID?
     var anchorPosition: Int?
     var startedFresh: Bool
     var alreadyCurrent: Bool

@@ -326,7 +326,7 @@ struct ExpiredPageRevalidationTests {
 
                 // Then: 101 and 102 at the top, 9 and 10 on page 2, each post once
                 #expect(first?.outcome == .replaced)
-                let expected = [101, 102] + Array(1...18)
+                let expected: [PostID] = [101, 102] + Array(1...18)
                 #expect(await feed.loadedPostIDs == expected)
                 #expect(await feed.posts.map(\.id) == expected)
                 #expect(await feed.count == 20)

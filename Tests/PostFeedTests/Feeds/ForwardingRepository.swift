@@ -13,7 +13,7 @@ extension ForwardingRepository {
     var pageSize: Int { base.pageSize }
     var firstPageKey: PageKey { base.firstPageKey }
     func pageKey(forPageNumber number: Int) -> PageKey? { base.pageKey(forPageNumber: number) }
-    func post(id: Int, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post {
+    func post(id: PostID, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post {
         try await base.post(id: id, cachePolicy: cachePolicy)
     }
     func invalidateCachedPages() async { await base.invalidateCachedPages() }

@@ -38,7 +38,7 @@ struct InfiniteFeedDriftTests {
             try await feed.refresh()
             let ids = await feed.loadedPostIDs
             #expect(ids.first == 16)
-            let repeatsAnEarlierPost = ids.contains { $0 <= 15 }
+            let repeatsAnEarlierPost = ids.contains { ($0.integerValue ?? .max) <= 15 }
             #expect(!repeatsAnEarlierPost, "\(ids)")
         }
     }

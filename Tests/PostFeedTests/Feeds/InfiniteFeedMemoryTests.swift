@@ -74,9 +74,9 @@ struct InfiniteFeedMemoryTests {
 
     @Test("Packed ids round-trip any Int, consecutive ids take a byte each")
     func packedIDs() {
-        let cases: [[Int]] = [
-            [], [0], [1, 2, 3], [981, 980, 979], [Int.max, Int.min, 0, Int.max, -1, Int.min],
-            [7, 1_000_000_000_000, 3, -5], (1...500).map { $0 * 37 % 1013 },
+        let cases: [[PostID]] = [
+            [], [0], [1, 2, 3], [981, 980, 979], Array([Int.max, Int.min, 0, Int.max, -1, Int.min]),
+            [7, 1_000_000_000_000, 3, -5], Array((1...500).map { $0 * 37 % 1013 }),
         ]
         for ids in cases {
             let packed = PackedPostIDs(ids)
@@ -93,7 +93,7 @@ struct InfiniteFeedMemoryTests {
         var known = KnownPostIDs()
         for page in 0..<1_000 {
             // Newest first, as feeds list them.
-            known.formUnion((0..<20).map { 100_000 - page * 20 - $0 })
+            known.formUnion(Array((0..<20).map { 100_000 - page * 20 - $0 }))
         }
         #expect(known.contains(100_000))
         #expect(known.contains(80_001))

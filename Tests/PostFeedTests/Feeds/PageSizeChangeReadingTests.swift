@@ -10,14 +10,14 @@ import Testing
 struct PageSizeChangeReadingTests {
     /// What one `list` run handed over, and the state it left.
     struct Run {
-        var handed: [Int]
+        var handed: [PostID]
         var reading: InfiniteReading
         var state: ListState?
     }
 
     actor Collected {
-        var ids: [Int] = []
-        func add(_ more: [Int]) { ids += more }
+        var ids: [PostID] = []
+        func add(_ more: [PostID]) { ids += more }
     }
 
     /// One `postfeed list --page-size size --pages pages` run, as the command does it.
@@ -59,7 +59,7 @@ struct PageSizeChangeReadingTests {
         #expect(runs[1].reading.start == 30 && runs[1].reading.delivered == 75)
         let state = try #require(runs[1].state)
         #expect(state.anchor?.postID == 51, "the place is the top of the page loaded")
-        let seen = (1...80).filter { state.seenPostIDs.contains($0) }
+        let seen = (1...80).filter { state.seenPostIDs.contains(PostID($0)) }
         #expect(seen == Array(1...75))
     }
 

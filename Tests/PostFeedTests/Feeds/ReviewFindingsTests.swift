@@ -39,7 +39,7 @@ struct ReviewFindingsTests {
         let backend = "postfeed http://127.0.0.1:6969/api/posts"
         func state(_ count: Int, anchor: Int) -> ListState {
             var state = ListState(
-                mode: .infinite, backendIdentity: backend, pageSize: 10, anchor: ScrollAnchor(postID: anchor + 1, index: anchor),
+                mode: .infinite, backendIdentity: backend, pageSize: 10, anchor: ScrollAnchor(postID: PostID(anchor + 1), index: anchor),
                 loadedPostIDs: Array(1...count), loadedPageKeys: (1...(count / 10)).map { .number($0) },
                 nextPageKey: .number(count / 10 + 1))
             state.loadedPageCounts = Array(repeating: 10, count: count / 10)

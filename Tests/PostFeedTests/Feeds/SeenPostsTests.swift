@@ -8,7 +8,7 @@ import Testing
 @Suite("Seen posts are the posts shown")
 struct SeenPostsTests {
     static func seen(_ state: ListState?, upTo last: Int = 60) -> [Int] {
-        (1...last).filter { state?.seenPostIDs.contains($0) == true }
+        (1...last).filter { state?.seenPostIDs.contains(PostID($0)) == true }
     }
 
     @Test("saveInfinite marks only the posts it is told were shown, and keeps those seen before")

@@ -9,11 +9,11 @@ struct PlaceStep {
     /// The operation failed as a user would see it (a page past the end): not a violation.
     var error: String?
     /// `list`: the id at the top of the last page loaded, which must be the saved place.
-    var expectedAnchorID: Int?
+    var expectedAnchorID: PostID?
     /// Two processes: the ids each one's save held, the saver's (A) anchor.
-    var concurrent: (saver: [Int], other: [Int], saverAnchor: Int?)?
+    var concurrent: (saver: [PostID], other: [PostID], saverAnchor: PostID?)?
     /// Round trip: the post in view before and after.
-    var roundTrip: (before: Int?, after: Int?)?
+    var roundTrip: (before: PostID?, after: PostID?)?
 }
 
 extension PlaceOperation {
@@ -97,7 +97,7 @@ extension PlaceOperation {
     ) async throws {
         try await world.withClient(pageSize: pageSize) { saver in
             step.notices += try await saver.resumeInfinite().notices
-            var other: [Int] = []
+            var other: [PostID] = []
             try await world.withClient(pageSize: pageSize) { client in
                 var otherStep = PlaceStep()
                 try await list(client, pages: pages, restart: otherRestarts, into: &otherStep)

@@ -117,7 +117,7 @@ struct ReaderPlacePropertyTests {
         _ operation: PlaceOperation, _ step: PlaceStep, before: ListState?, after: ListState?, world: PlaceWorld
     ) -> String? {
         guard let before, !operation.replacesInfiniteList, step.notices.isEmpty else { return nil }
-        let live = { (ids: [Int]) in ids.filter { (1...world.postCount).contains($0) } }
+        let live = { (ids: [PostID]) in ids.filter { $0.integerValue.map { (1...world.postCount).contains($0) } ?? false } }
         guard let after else { return "the infinite state with \(before.loadedPostIDs.count) posts is gone, silently" }
         let (kept, now) = (live(before.loadedPostIDs), live(after.loadedPostIDs))
         guard now.starts(with: kept) else {

@@ -105,9 +105,10 @@ struct PageDecoderTests {
     }
 
     @Test("mistyped fields and bodies where no post decodes", arguments: [
-        (#"[{"id":"abc","title":"a"}]"#, #"post #1 in page 1 of http://h/p: field "id" is "abc", expected a whole number"#),
+        (#"[{"id":1.5,"title":"a"}]"#, #"post #1 in page 1 of http://h/p: field "id" is 1.5, expected a string or a whole number (no fraction or exponent)"#),
+        (#"[{"id":"","title":"a"}]"#, #"post #1 in page 1 of http://h/p: field "id" is "", which is empty (expected a post id)"#),
         (#"[{"id":1,"title":5}]"#, #"post #1 in page 1 of http://h/p: field "title" is a number, expected a string"#),
-        (#"[7, {"id":"x","title":"a"}]"#, #"post #1 in page 1 of http://h/p: expected an object, got a number"#),
+        (#"[7, {"id":true,"title":"a"}]"#, #"post #1 in page 1 of http://h/p: expected an object, got a number"#),
         (#"{"posts":[]}"#, #"page 1 of http://h/p: the body is an object, expected an array of posts; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
         ("<html>", #"page 1 of http://h/p: the body is not JSON: it is an HTML page starting "<html>"; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
         ("", #"page 1 of http://h/p: the body is empty, expected JSON; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
@@ -124,7 +125,7 @@ struct PageDecoderTests {
     func oneBadPostKeepsThePage() throws {
         let body = #"""
             [{"id":1,"title":"fine","createdAt":"2025-05-30T10:00:00Z"},
-             {"id":"abc-uuid","title":"string id"},
+             {"id":2.5,"title":"fractional id"},
              {"id":3,"title":null},
              {"id":4,"title":"bad date","createdAt":"9999-99-99","popularity":"high","author":[1,2]},
              7,
@@ -137,7 +138,7 @@ struct PageDecoderTests {
         #expect(page.posts[1].createdAt == nil && page.posts[1].popularity == nil && page.posts[1].author == nil)
         #expect(page.posts[2].popularity == 1e308)
         #expect(page.decodingProblems == [
-            #"post #2 skipped: field "id" is "abc-uuid", expected a whole number"#,
+            #"post #2 skipped: field "id" is 2.5, expected a string or a whole number (no fraction or exponent)"#,
             #"post #3 skipped: field "title" missing (tried "title", "name")"#,
             #"post #4 shown without it: field "author" is an array, expected a string, a user id or an object with a name"#,
             #"post #4 shown without it: field "createdAt" is "9999-99-99", expected an ISO-8601 date"#,
@@ -169,20 +170,22 @@ struct PageDecoderTests {
         ])
     }
 
-    @Test("an id beyond 64 bits is out of range, not 'expected a whole number'")
-    func idBeyond64BitsIsOutOfRange() throws {
-        // Given a post whose id no Int holds
-        let body = #"[{"id":1,"title":"fine"},{"id":123456789012345678901234567890,"title":"huge id"}]"#
+    /// Issue 32, item 1: ids are opaque strings. This test asserted the old rule (such a
+    /// post skipped as out of range) and now asserts the new one.
+    @Test("an id beyond 64 bits is the id of its digits; string ids are ids as they are")
+    func idBeyond64BitsIsItsDigits() throws {
+        // Given posts whose ids no Int holds, or are no numbers at all
+        let body = #"[{"id":1,"title":"fine"},{"id":123456789012345678901234567890,"title":"huge id"},"#
+            + #"{"id":"t3_1abc","title":"reddit"},{"id":"109876543210987654321","title":"mastodon"},{"id":"7","title":"seven"}]"#
 
         // When decoded
         let page = try decoder("json-server").decode(
             body: Data(body.utf8), headers: [:], url: URL(string: "http://h/p")!, key: .number(1))
 
-        // Then the post is skipped as out of range
-        #expect(page.posts.map(\.id) == [1])
-        #expect(page.decodingProblems == [
-            #"post #2 skipped: field "id" is 123456789012345678901234567890, out of range (expected a whole number of at most 64 bits)"#
-        ])
+        // Then every post is kept, its id its text
+        #expect(page.posts.map(\.id) == [1, "123456789012345678901234567890", "t3_1abc", "109876543210987654321", 7])
+        #expect(page.posts.map(\.id.text) == ["1", "123456789012345678901234567890", "t3_1abc", "109876543210987654321", "7"])
+        #expect(page.decodingProblems == [])
     }
 
     /// `"7"` and `7` are one id: the post was shown twice under two numbers, and the saved

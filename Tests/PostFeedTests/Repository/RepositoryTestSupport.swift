@@ -56,23 +56,23 @@ func walkToEnd(_ repository: some PostRepository, policy: PageCachePolicy = .use
 
 /// The ids of the posts in a peer dataset, in order.
 enum PeerData {
-    static func jsonPlaceholderPostIDs() throws -> [Int] {
+    static func jsonPlaceholderPostIDs() throws -> [PostID] {
         let url = FixtureLocator.peerDataDirectory().appending(path: "jsonplaceholder/data.json")
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let posts = root?["posts"] as? [[String: Any]] ?? []
-        return posts.compactMap { ($0["id"] as? NSNumber)?.intValue }
+        return posts.compactMap { ($0["id"] as? NSNumber).map { PostID($0.intValue) } }
     }
 
-    static func dummyJSONPostIDs() throws -> [Int] {
+    static func dummyJSONPostIDs() throws -> [PostID] {
         let url = FixtureLocator.peerDataDirectory().appending(path: "dummyjson/posts.json")
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
         let posts = (root as? [[String: Any]]) ?? ((root as? [String: Any])?["posts"] as? [[String: Any]]) ?? []
-        return posts.compactMap { ($0["id"] as? NSNumber)?.intValue }
+        return posts.compactMap { ($0["id"] as? NSNumber).map { PostID($0.intValue) } }
     }
 
-    static func fixturePostIDs() throws -> [Int] {
+    static func fixturePostIDs() throws -> [PostID] {
         let url = FixtureLocator.fixturesDirectory().appending(path: "posts.json")
         let posts = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [[String: Any]] ?? []
-        return posts.compactMap { ($0["id"] as? NSNumber)?.intValue }
+        return posts.compactMap { ($0["id"] as? NSNumber).map { PostID($0.intValue) } }
     }
 }

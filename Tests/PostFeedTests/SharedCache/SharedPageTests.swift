@@ -24,7 +24,7 @@ struct SharedPageTests {
 
     static func pageRequests(_ server: RunningFixtureServer) -> Int { server.requestCount(path: "/api/posts") }
 
-    static func ids(_ page: Page) -> [Int] { page.posts.map(\.id) }
+    static func ids(_ page: Page) -> [PostID] { page.posts.map(\.id) }
 
     /// The Redis keys of page entries (not leases, not invalidation marks).
     static func pageKeys(_ redis: RedisTestServer) throws -> [String] {

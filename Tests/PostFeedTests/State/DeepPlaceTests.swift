@@ -9,7 +9,7 @@ import Testing
 struct DeepPlaceTests {
     /// An infinite place of `ids` in pages of `pageSize` keyed by number, each page's
     /// count known, the reader at `anchorIndex`, every post seen.
-    static func place(_ ids: [Int], pageSize: Int, anchorIndex: Int) -> ListState {
+    static func place(_ ids: [PostID], pageSize: Int, anchorIndex: Int) -> ListState {
         let pages = (ids.count + pageSize - 1) / pageSize
         var state = ListState(
             mode: .infinite, backendIdentity: StateSamples.backend, pageSize: pageSize, savedAt: StateSamples.savedAt,
@@ -24,7 +24,7 @@ struct DeepPlaceTests {
     func deepPlaceRoundTrip() throws {
         // Given a place 750,000 posts deep (7-digit ids, 4 a page: as a plain list of ids
         // this was over 17 MB)
-        let ids = Array(1_000_001...1_750_000)
+        let ids: [PostID] = Array(1_000_001...1_750_000)
         let state = Self.place(ids, pageSize: 4, anchorIndex: ids.count - 3)
 
         // When it is encoded
@@ -41,7 +41,7 @@ struct DeepPlaceTests {
         // Given a deep place, newest first (ids counting down)
         let folder = try ScratchFolder()
         defer { folder.remove() }
-        let ids = Array((2_000_000...2_749_999).reversed())
+        let ids: [PostID] = Array((2_000_000...2_749_999).reversed())
         let state = Self.place(ids, pageSize: 4, anchorIndex: 700_000)
 
         // When one store saves it and a fresh one (the next run) loads it
@@ -60,7 +60,7 @@ struct DeepPlaceTests {
         // reader at `anchorIndex`
         let folder = try ScratchFolder()
         defer { folder.remove() }
-        let ids = (0..<1_500_000).map { 10_000_000 + 2 * $0 }
+        let ids = (0..<1_500_000).map { PostID(10_000_000 + 2 * $0) }
         let state = Self.place(ids, pageSize: 1_000, anchorIndex: anchorIndex)
 
         // When it is saved
@@ -101,7 +101,7 @@ struct DeepPlaceTests {
         let state = StateSamples.infinite(loaded: 30, pageSize: 10)
         var object = try #require(JSONSerialization.jsonObject(with: try state.jsonData()) as? [String: Any])
         object["version"] = 1
-        object["loadedPostIDs"] = state.loadedPostIDs
+        object["loadedPostIDs"] = state.loadedPostIDs.compactMap(\.integerValue)
         let store = ListStateStore(cacheRoot: folder.url)
         try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
         try JSONSerialization.data(withJSONObject: object).write(to: store.fileURL(for: .infinite))
@@ -131,7 +131,7 @@ struct DeepPlaceTests {
     func runsForm() throws {
         // Given ids with runs up, down, single ids and repeats of a single step
         var state = StateSamples.infinite(loaded: 10, pageSize: 10, anchorIndex: 0)
-        state.loadedPostIDs = [1, 2, 3, 777, 900, 899, 898, 5, 7, Int.max]
+        state.loadedPostIDs = Array([1, 2, 3, 777, 900, 899, 898, 5, 7, Int.max])
         state.seenPostIDs = []
 
         // When encoded

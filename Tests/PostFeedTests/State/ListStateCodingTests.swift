@@ -115,7 +115,7 @@ struct PostIDSetTests {
         #expect(seen.ranges == [1...40, 45...45, 50...52])
         #expect(seen.count == 44)
 
-        seen.formUnion(41...44)
+        seen.formUnion(Array(41...44))
         #expect(seen.ranges == [1...45, 50...52])
         seen.insert(49)
         #expect(seen.ranges == [1...45, 49...52])
@@ -141,9 +141,9 @@ struct PostIDSetTests {
     func extremes() {
         var seen = PostIDSet(ranges: [Int.min...Int.max])
         #expect(seen.count == Int.max)
-        seen.insert(Int.max)
+        seen.insert(PostID(Int.max))
         #expect(seen.ranges == [Int.min...Int.max])
-        let top: PostIDSet = [Int.max, Int.max - 1]
+        let top = PostIDSet([Int.max, Int.max - 1])
         #expect(top.ranges == [(Int.max - 1)...Int.max])
         #expect(top.count == 2)
     }

@@ -62,7 +62,7 @@ struct ListStateValidationTests {
             try edited(StateSamples.infinite()) { object in
                 // Written as plain numbers (version 1's form, still read): the sample's ids
                 // are one run, `[[1000, 1049]]`, in the current form.
-                var ids: [Any] = StateSamples.ids(0..<50)
+                var ids: [Any] = StateSamples.ids(0..<50).compactMap(\.integerValue)
                 ids[2] = 1.5
                 object["loadedPostIDs"] = ids
             }

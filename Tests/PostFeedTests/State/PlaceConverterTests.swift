@@ -33,13 +33,13 @@ struct PlaceConverterTests {
 
 @Suite("Restoring the anchor")
 struct AnchorRestoreTests {
-    let saved = [10, 11, 12, 13, 14, 15, 16]
+    let saved: [PostID] = [10, 11, 12, 13, 14, 15, 16]
 
     @Test("the anchor post is found where it is now")
     func anchorPresent() {
         // Given the reader was at post 13 (index 3), and two posts were added at the top
         let anchor = ScrollAnchor(postID: 13, index: 3)
-        let current = [8, 9] + saved
+        let current: [PostID] = [8, 9] + saved
 
         // Then the reader goes back to post 13, now at index 5
         #expect(PlaceConverter.restoredIndex(of: anchor, savedIDs: saved, currentIDs: current) == 5)
@@ -48,7 +48,7 @@ struct AnchorRestoreTests {
     @Test("a removed anchor falls to the next surviving post")
     func nextNeighbour() {
         // Given post 13 is gone
-        let current = [10, 11, 12, 14, 15, 16]
+        let current: [PostID] = [10, 11, 12, 14, 15, 16]
         // Then post 14, next after it, is shown (at index 3)
         let index = PlaceConverter.restoredIndex(of: ScrollAnchor(postID: 13, index: 3), savedIDs: saved, currentIDs: current)
         #expect(index == 3)
@@ -58,7 +58,7 @@ struct AnchorRestoreTests {
     @Test("when the next posts are gone too, the nearer previous one wins")
     func previousNeighbour() {
         // Given posts 13, 14 and 15 are gone, 12 is one before, 16 three after
-        let current = [10, 11, 12, 16]
+        let current: [PostID] = [10, 11, 12, 16]
         let index = PlaceConverter.restoredIndex(of: ScrollAnchor(postID: 13, index: 3), savedIDs: saved, currentIDs: current)
         #expect(index == 2)
     }
@@ -66,7 +66,7 @@ struct AnchorRestoreTests {
     @Test("at equal distance the following post wins")
     func tieGoesToTheFollowingPost() {
         // Given 12, 13 and 14 are gone: 11 and 15 are both two away from 13
-        let current = [10, 11, 15, 16]
+        let current: [PostID] = [10, 11, 15, 16]
         let index = PlaceConverter.restoredIndex(of: ScrollAnchor(postID: 13, index: 3), savedIDs: saved, currentIDs: current)
         #expect(index == 2)
         #expect(current[2] == 15)
@@ -75,7 +75,7 @@ struct AnchorRestoreTests {
     @Test("neighbours are searched in the saved order, even when the list was reordered")
     func savedOrder() {
         // Given 13 is gone and the survivors are now in reverse order
-        let current = [16, 15, 14, 12, 11, 10]
+        let current: [PostID] = [16, 15, 14, 12, 11, 10]
         // Then 14, the post after 13 in the saved order, is shown where it is now
         #expect(PlaceConverter.restoredIndex(of: ScrollAnchor(postID: 13, index: 3), savedIDs: saved, currentIDs: current) == 2)
     }

@@ -17,8 +17,8 @@ enum StateSamples {
     static let savedAt = Date(timeIntervalSince1970: 1_746_093_600)
     static let clock: @Sendable () -> Date = { savedAt }
 
-    static func id(atIndex index: Int) -> Int { 1000 + index }
-    static func ids(_ range: Range<Int>) -> [Int] { range.map(id(atIndex:)) }
+    static func id(atIndex index: Int) -> PostID { PostID(1000 + index) }
+    static func ids(_ range: Range<Int>) -> [PostID] { range.map(id(atIndex:)) }
 
     /// An infinite list of `loaded` posts in pages of `pageSize` keyed by page number, the
     /// reader at 0-based `anchorIndex`.

@@ -90,10 +90,10 @@ struct PageDecoder: Sendable {
         if decoded.isEmpty, let firstFailure { throw firstFailure }
         // The count that moves offsets and says where the list ends: what the server sent.
         let decodedCount = decoded.count
-        // A post listed twice in one page (`"7"` and `7` both read as id 7) is shown once,
+        // A post listed twice in one page (`"7"` and `7` are both the id 7) is shown once,
         // where it first comes: twice, it would take two numbers on screen and one in the
         // saved place, and the numbers after it would disagree from run to run.
-        var seen: [Int: Int] = [:]
+        var seen: [PostID: Int] = [:]
         var unique: [Post] = []
         unique.reserveCapacity(decoded.count)
         for (post, position) in zip(decoded, positions) {

@@ -27,7 +27,7 @@ struct PostDecoder: Sendable {
 
     /// What is wrong with one field of an item.
     struct FieldProblem: Error, Sendable {
-        /// `field "title" missing (tried "title", "name")`, `field "id" is a string, expected a whole number`.
+        /// `field "title" missing (tried "title", "name")`, `field "id" is 1.5, expected a string or a whole number …`.
         let message: String
     }
 
@@ -42,8 +42,7 @@ struct PostDecoder: Sendable {
         guard case .object = item else {
             throw FieldProblem(message: "expected an object, got \(item.typeDescription)")
         }
-        let id = try required(
-            fields.id, in: item, expected: "a whole number", outOfRange: "a whole number of at most 64 bits") { $0.integerValue }
+        let id = try identifier(fields.id, in: item)
         let title = try required(fields.title, in: item, expected: "a string", Self.text)
         func optionalPart<T>(_ names: [String], expected: String, _ convert: (JSONValue) -> T?) -> T? {
             do {
@@ -93,6 +92,21 @@ struct PostDecoder: Sendable {
             throw FieldProblem(message: "field \"\(names.first ?? "?")\" missing\(tried)")
         }
         return value
+    }
+
+    /// The post's id: the first of `names` present and not null, a string or an integer
+    /// number of any length (its digits are the id, see ``PostID/init(json:)``).
+    private func identifier(_ names: [String], in item: JSONValue) throws(FieldProblem) -> PostID {
+        for name in names {
+            guard let value = item.value(atPath: name), !value.isNull else { continue }
+            do {
+                return try PostID(json: value)
+            } catch {
+                throw FieldProblem(message: "field \"\(name)\" \(error.message)")
+            }
+        }
+        let tried = names.count > 1 ? " (tried \(names.map { "\"\($0)\"" }.joined(separator: ", ")))" : ""
+        throw FieldProblem(message: "field \"\(names.first ?? "?")\" missing\(tried)")
     }
 
     /// The first of `names` present and not null, converted; throws naming the field when

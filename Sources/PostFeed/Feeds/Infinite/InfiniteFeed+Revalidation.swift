@@ -142,7 +142,7 @@ extension InfiniteFeed {
     /// (they were left out of it as duplicates when it loaded), in that page's order: new
     /// posts at the top push page 1's last posts onto page 2, which was loaded fresh and
     /// is not revalidated again, so they must not fall between the pages.
-    private func handBack(_ leaving: [Int], from old: Segment, to neighbours: [Int]) {
+    private func handBack(_ leaving: [PostID], from old: Segment, to neighbours: [Int]) {
         var left = Set(leaving)
         for neighbour in neighbours where !left.isEmpty {
             let segment = segments[neighbour]

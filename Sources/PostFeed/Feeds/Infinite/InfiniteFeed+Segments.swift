@@ -15,10 +15,10 @@ extension InfiniteFeed {
         /// duplicates of other pages included; `nil` while that is ``listedPostIDs`` (or
         /// unknown, as after a restore). A post another page lets go of comes back to the
         /// page that lists it here.
-        var upstreamPostIDs: [Int]?
+        var upstreamPostIDs: [PostID]?
 
         /// The ids of the posts the feed shows from this page, in the feed's order.
-        public var postIDs: [Int] {
+        public var postIDs: [PostID] {
             get { shown.ids }
             set { shown = PackedPostIDs(newValue) }
         }
@@ -27,7 +27,7 @@ extension InfiniteFeed {
         /// earlier pages: ``postIDs`` plus the posts hidden by
         /// ``Configuration/unseenOnly``, in the backend's order. List state saves these,
         /// so post numbers stay the backend's positions.
-        public var listedPostIDs: [Int] {
+        public var listedPostIDs: [PostID] {
             get { listed?.ids ?? shown.ids }
             set { listed = newValue == shown.ids ? nil : PackedPostIDs(newValue) }
         }
@@ -44,10 +44,10 @@ extension InfiniteFeed {
         var hidesNone: Bool { listed == nil }
 
         /// The offset among ``postIDs`` of `id`, if the page shows it.
-        func offset(ofPostID id: Int) -> Int? { shown.firstIndex(of: id) }
+        func offset(ofPostID id: PostID) -> Int? { shown.firstIndex(of: id) }
 
         /// A page whose posts are all shown, in the backend's order.
-        public init(key: PageKey, postIDs: [Int]) {
+        public init(key: PageKey, postIDs: [PostID]) {
             self.key = key
             self.shown = PackedPostIDs(postIDs)
             self.listed = nil
@@ -55,7 +55,7 @@ extension InfiniteFeed {
         }
 
         /// A page showing `postIDs` of the `listedPostIDs` the backend listed.
-        public init(key: PageKey, postIDs: [Int], listedPostIDs: [Int]) {
+        public init(key: PageKey, postIDs: [PostID], listedPostIDs: [PostID]) {
             self.init(key: key, postIDs: postIDs)
             self.listedPostIDs = listedPostIDs
         }

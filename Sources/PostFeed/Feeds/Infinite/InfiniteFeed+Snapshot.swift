@@ -16,7 +16,7 @@ extension InfiniteFeed {
         }
 
         /// The ids of the posts the feed shows, in order.
-        public var postIDs: [Int] { segments.flatMap(\.postIDs) }
+        public var postIDs: [PostID] { segments.flatMap(\.postIDs) }
     }
 
     /// The loaded pages (keys and ids, no posts), the next key and the total, for list state.

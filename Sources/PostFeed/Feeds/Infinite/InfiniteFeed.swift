@@ -103,7 +103,7 @@ public actor InfiniteFeed {
     /// Whether the background catalog load is running.
     public var isBackgroundLoading: Bool { backgroundTask != nil }
     /// Every loaded post id, in order.
-    public var loadedPostIDs: [Int] { segments.flatMap(\.postIDs) }
+    public var loadedPostIDs: [PostID] { segments.flatMap(\.postIDs) }
     /// Pages whose posts are in memory now.
     public var residentPageCount: Int { segments.filter(\.isResident).count }
 
@@ -174,7 +174,7 @@ public actor InfiniteFeed {
     }
 
     /// The global index of post `id`, if loaded.
-    public func index(ofPostID id: Int) -> Int? {
+    public func index(ofPostID id: PostID) -> Int? {
         var base = 0
         for segment in segments {
             if let offset = segment.offset(ofPostID: id) { return base + offset }
