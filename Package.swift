@@ -202,5 +202,20 @@ let package = Package(
             dependencies: ["postfeed", "PostFeed", "PostFeedServer", "SuiteSupport"],
             swiftSettings: swiftSettings
         ),
+        // MARK: Documentation: every ```swift block of the README and the DocC articles compiles
+        .executableTarget(name: "doc-snippets", path: "Tests/DocSnippets/Tool"),
+        .plugin(
+            name: "DocSnippetsPlugin", capability: .buildTool(), dependencies: ["doc-snippets"],
+            path: "Plugins/DocSnippetsPlugin"),
+        .testTarget(
+            name: "DocSnippetTests",
+            dependencies: [
+                "PostFeed", "PostFeedHTTP", "PostFeedImaging",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: ["DocSnippetsPlugin"]
+        ),
     ]
 )
