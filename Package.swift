@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // `swift package generate-documentation`: the DocC catalog, built in CI.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Tests only: a clock the suites advance instead of sleeping (TestClock).
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
