@@ -143,27 +143,78 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     /// ``description`` without the URL in front: what failed and what to do, for a caller
     /// that names the URL itself (`image <url>: <reason>`).
     public var reason: String {
-        URLUserInfo.removed(from: unredactedReason)
+        URLUserInfo.removed(from: unredactedFailure + (remedy?.advice ?? ""))
+    }
+
+    /// ``reason`` without the advice of ``remedy`` (all of it when there is none): what
+    /// failed, for a caller that says what to do in its own terms.
+    public var failure: String {
+        URLUserInfo.removed(from: "\(url?.absoluteString ?? "request"): \(unredactedFailure)")
+    }
+
+    /// ``reason`` without the advice of ``remedy``: what failed, without the URL.
+    public var problem: String {
+        URLUserInfo.removed(from: unredactedFailure)
+    }
+
+    /// ``problem`` without curl's own words, which differ from one transfer to the next
+    /// ("after 2001 milliseconds"): the same text for like failures, to group them.
+    public var summary: String {
+        URLUserInfo.removed(from: failureText(curl: ""))
+    }
+
+    /// What to do, for the failures whose advice a caller may word in its own terms (its
+    /// flags, its commands): ``reason`` is what failed followed by ``Remedy/advice``.
+    public enum Remedy: String, Sendable, Hashable, CaseIterable {
+        /// The total timeout: the server may be slow; allow more time.
+        case allowMoreTime
+        /// The stall timeout: the server stopped sending; a longer timeout does not help.
+        case checkStalledServer
+        /// The proxy failed: check it, or go direct.
+        case checkProxy
+
+        /// The words, with the punctuation that joins them to what failed.
+        public var advice: String {
+            switch self {
+            case .allowMoreTime: "; check the server, or allow more time"
+            case .checkStalledServer: ": check the server (a longer request timeout does not lengthen this limit)"
+            case .checkProxy: "; check the proxy URL and that it is running, or go direct"
+            }
+        }
+    }
+
+    /// What to do about a total or stall timeout, or a failed proxy; `nil` for the other
+    /// failures, whose ``reason`` says it.
+    public var remedy: Remedy? {
+        switch code.base {
+        case .timedOut where timeout == .stall: .checkStalledServer
+        case .timedOut where timeout == .total || timeout == nil: .allowMoreTime
+        case .proxy: .checkProxy
+        default: nil
+        }
     }
 
     private var unredactedDescription: String {
-        "\(url?.absoluteString ?? "request"): \(unredactedReason)"
+        "\(url?.absoluteString ?? "request"): \(unredactedFailure)\(remedy?.advice ?? "")"
     }
 
-    private var unredactedReason: String {
-        let curl = curlMessage.map { " (curl: \($0))" } ?? ""
+    /// What failed; followed by ``Remedy/advice`` when there is a ``remedy``.
+    private var unredactedFailure: String {
+        failureText(curl: curlMessage.map { " (curl: \($0))" } ?? "")
+    }
+
+    private func failureText(curl: String) -> String {
         switch code.base {
         case .timedOut:
             let which = timeout.map { "\($0.rawValue) timeout" } ?? "timeout"
             let reached = "\(which) reached\(detail.map { " (\($0))" } ?? "")\(curl)"
             switch timeout {
             case .stall?:
-                // The stall limit is no setting of the CLI's: --timeout only ever shortens it.
-                return "\(reached); the server stopped sending: check the server (a longer --timeout does not lengthen this limit)"
+                return "\(reached); the server stopped sending"
             case .connect?:
                 return "\(reached); check that the server is up and the address right"
             default:
-                return "\(reached); check the server, or allow more time (--timeout, or a backend file's timeout)"
+                return reached
             }
         case .cannotConnect:
             return "cannot connect\(curl); is the server running and the address right?"
@@ -199,8 +250,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case .shutdown:
             return "the HTTP client was shut down"
         case .proxy:
-            return "the proxy \(detail ?? "") failed\(curl); check the proxy URL (--proxy, or HTTPS_PROXY / HTTP_PROXY / "
-                + "ALL_PROXY) and that it is running, or go direct with --proxy \"\" or NO_PROXY"
+            return "the proxy \(detail ?? "") failed\(curl)"
         case .curl:
             return "transfer failed\(curl)"
         }
