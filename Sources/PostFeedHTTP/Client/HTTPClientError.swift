@@ -96,12 +96,15 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     public let timeout: Timeout?
     /// Extra detail: the limit that was hit, the errno text, the server's error message.
     public let detail: String?
+    /// For `.fileSystem`: a symbolic link stood where the download's file or folder
+    /// belongs and was refused; ``detail`` names it, and removing it is the remedy.
+    public let refusedLink: Bool
 
     /// For other ``HTTPLoading`` implementations, which throw these too (`.cancelled`,
     /// `.timedOut` with its ``Timeout``, …); ``HTTPClient`` fills in curl's code and message.
     public init(
         _ code: Code, url: URL?, status: Int? = nil, curlCode: Int? = nil, curlMessage: String? = nil,
-        timeout: Timeout? = nil, detail: String? = nil
+        timeout: Timeout? = nil, detail: String? = nil, refusedLink: Bool = false
     ) {
         self.code = code
         self.url = url
@@ -110,6 +113,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         self.curlMessage = curlMessage
         self.timeout = timeout
         self.detail = detail
+        self.refusedLink = refusedLink
     }
 
     /// An error for a response that arrived with `status`. The body's first line, when it
@@ -245,7 +249,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
             return "TLS failure\(curl); check the certificate and the host name"
         case .fileSystem:
             // A refused link is its own remedy: the line names it.
-            if let detail, detail.hasSuffix("; refused") { return "cannot write the download: \(detail)" }
+            if refusedLink, let detail { return "cannot write the download: \(detail)" }
             return "cannot write the download\(detail.map { ": \($0)" } ?? ""); check the folder's permissions and free space"
         case .shutdown:
             return "the HTTP client was shut down"

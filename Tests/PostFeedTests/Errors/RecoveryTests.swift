@@ -153,6 +153,15 @@ struct RecoveryTests {
         }
     }
 
+    @Test("a download refused at a link is known by a flag, not by the words of its detail")
+    func refusedDownloadLink() {
+        let url = URL(string: "http://127.0.0.1:9/i.jpg")
+        let refused = HTTPClientError(.fileSystem, url: url, detail: "/c/.tmp is a symbolic link; refused", refusedLink: true)
+        #expect(refused.reason == "cannot write the download: /c/.tmp is a symbolic link; refused")
+        let words = HTTPClientError(.fileSystem, url: url, detail: "/c/.tmp: ends in; refused")
+        #expect(words.reason == "cannot write the download: /c/.tmp: ends in; refused; check the folder's permissions and free space")
+    }
+
     @Test("a cache that cannot be opened anywhere: choose another cache root")
     func cacheUnavailable() {
         let error = FeedClientError(.cacheUnavailable, failure: "cannot open a cache at /a nor at /b: denied; make a folder writable",
