@@ -46,6 +46,12 @@ enum RecoveryAdvice {
         return error.message(advice: advice(for:))
     }
 
+    /// An image's failure as a post's image line says it: its message (without the URL,
+    /// which the line names) and the tool's advice for its recovery.
+    static func reason(of error: ImagePipelineError) -> String {
+        error.message + (error.recovery.map(advice(for:)) ?? "")
+    }
+
     /// A library warning's line: its message (what failed) followed by the tool's advice
     /// for the recovery code it carries under ``Recovery/metadataKey``, which is removed
     /// from `metadata`.
