@@ -45,7 +45,8 @@ struct PostFeedCommand: AsyncParsableCommand {
             let code = exitCode(for: error)
             // --help, --version and the like: printed on stdout as ArgumentParser does.
             if code == .success { exit(withError: error) }
-            var message = fullMessage(for: error)
+            // A library error with a recovery: worded with this tool's flags and commands.
+            var message = RecoveryAdvice.messageIfRecoverable(error).map { "Error: " + $0 } ?? fullMessage(for: error)
             // A usage error: one line and where help is, not the whole synopsis.
             if code == .validationFailure { message = UsageErrorText.condensed(message) }
             if !message.isEmpty {

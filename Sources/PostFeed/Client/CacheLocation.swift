@@ -9,10 +9,11 @@ import Foundation
 /// <root>/State/        one list-state file per mode
 /// ```
 public struct CacheLocation: Sendable, Hashable {
-    /// Why this root was chosen, for `postfeed cache stats` and error messages.
+    /// Why this root was chosen, for a cache report and error messages.
     public enum Source: String, Sendable, Hashable {
-        /// Given explicitly: `--cache-dir`, or ``CacheLocation/init(root:source:)`` by default.
-        case option = "--cache-dir"
+        /// Given explicitly (the CLI's cache folder option), or
+        /// ``CacheLocation/init(root:source:)`` by default.
+        case option = "given explicitly"
         /// The `POSTFEED_CACHE_DIR` environment variable.
         case environment = "$POSTFEED_CACHE_DIR"
         /// A `Cache/` folder in the working directory.

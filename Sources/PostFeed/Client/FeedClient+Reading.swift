@@ -191,7 +191,7 @@ extension FeedClient {
                 let page = await feed.currentPage
                 throw RepositoryError(
                     .pageOutOfRange, url: nil, page: .number(page),
-                    message: "page \(page) is the last page; there is no next one ('postfeed page --first' starts over)")
+                    message: "page \(page) is the last page; there is no next one", recovery: .startFromFirstPage)
             }
             try await feed.next()
         case .previous:

@@ -337,8 +337,8 @@ extension FeedClient {
             .otherBackend, url: reason.file,
             message: "not switching to \(mode) mode: \(reason.file.path) holds the place of another backend, and "
                 + "this backend (\(backend.identity)) has none to carry over; the file is left as it is. "
-                + "Check the backend options, or show a page of this backend to start here "
-                + "('postfeed page' or 'postfeed list', which keep the file aside)")
+                + "Check the backend options, or show a page of this backend to start here",
+            recovery: .showPageOfThisBackend)
     }
 
     // MARK: Helpers

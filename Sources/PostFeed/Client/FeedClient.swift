@@ -299,10 +299,20 @@ public final class FeedClient: Sendable {
 
     /// A disk cache warning as a reader should see it: the page cache's own bookkeeping
     /// entries (`postfeed.page-index …`) are internal keys, not something to name.
-    private static func readable(_ warning: DiskCacheError) -> String {
-        let text = "\(warning)"
-        guard let key = warning.key, key.hasPrefix("postfeed.") else { return text }
-        return text.replacingOccurrences(of: "cache entry for \(key) (", with: "the page cache's index (")
+    static func readable(_ warning: DiskCacheError) -> DiskCacheError {
+        guard let key = warning.key, key.hasPrefix("postfeed.") else { return warning }
+        return warning.naming(entry: "the page cache's index")
+    }
+
+    /// Logs a recoverable error as a warning: what failed as the message, the recovery's
+    /// code as the `recovery` metadata (a caller's log handler words it), else the whole
+    /// message.
+    static func warn(_ error: some RecoverableError, logger: Logger) {
+        if let recovery = error.recovery {
+            logger.warning("\(error.failure)", metadata: [Recovery.metadataKey: "\(recovery.rawValue)"])
+        } else {
+            logger.warning("\(error.failure)")
+        }
     }
 
     /// Opens a disk layer; when its folder cannot be created (read-only or missing parent),
@@ -315,7 +325,7 @@ public final class FeedClient: Sendable {
         var configuration = configuration
         // The cache module cannot log; its one-per-condition warnings (read-only, full disk)
         // go through the client's logger.
-        configuration.warningHandler = { warning in logger.warning("\(readable(warning))") }
+        configuration.warningHandler = { warning in warn(readable(warning), logger: logger) }
         do {
             return try DiskCache(directory: url, configuration: configuration)
         } catch {
@@ -329,7 +339,8 @@ public final class FeedClient: Sendable {
             } catch {
                 throw FeedClientError(
                     .cacheUnavailable,
-                    "cannot open a cache at \(url.path) nor at \(folder.path): \(error); pass --cache-dir with a writable folder")
+                    failure: "cannot open a cache at \(url.path) nor at \(folder.path): \(error); make a folder writable",
+                    recovery: .chooseAnotherCacheRoot)
             }
         }
     }
@@ -368,12 +379,22 @@ public struct FeedClientError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// What kind of failure this is.
     public let code: Code
+    /// What failed, without the advice of ``recovery``.
+    public let failure: String
+    /// What to do, when the library knows (another cache root for `.cacheUnavailable`).
+    public let recovery: Recovery?
+
     /// One line: what failed and what to do.
-    public let description: String
+    public var description: String { failure + (recovery?.advice ?? "") }
 
     init(_ code: Code, _ description: String) {
+        self.init(code, failure: description, recovery: nil)
+    }
+
+    init(_ code: Code, failure: String, recovery: Recovery?) {
         self.code = code
-        self.description = description
+        self.failure = failure
+        self.recovery = recovery
     }
 
     /// An error with code ``Code/other``.
@@ -381,6 +402,8 @@ public struct FeedClientError: Error, Sendable, Hashable, CustomStringConvertibl
         self.init(.other, description)
     }
 }
+
+extension FeedClientError: RecoverableError {}
 
 extension FeedClient.Configuration {
     /// Bounds every request of the client to `seconds` in all (connecting, stalls, retries

@@ -270,17 +270,16 @@ public actor ImagePipeline {
         case .fetched(let fetched):
             guard let info = fetched.accepted?.value as? ImageInfo else {
                 let type = fetched.headers["Content-Type"] ?? "no Content-Type"
-                throw ImagePipelineError(
-                    .notAnImage, url: url,
-                    message: "the body (\(fetched.body.count) bytes, \(type)) \(ImageDecoder.rejectionReason(for: fetched.body)); not cached")
+                let what = "the body (\(fetched.body.count) bytes, \(type)) \(ImageDecoder.rejectionReason(for: fetched.body))"
+                throw ImagePipelineError(.notAnImage, url: url, message: what + "; not cached", summary: what)
             }
             remember(key: key, data: fetched.body, info: info, expiresAt: usedAsFetched(until: fetched.expiresAt))
             return ImageResponse(url: url, cacheKey: key, data: fetched.body, info: info, source: .network, isStale: false)
         case .status(let response):
+            let status = ImagePipelineError.statusMessage(response.status, retryAfter: response.headers["Retry-After"])
             throw ImagePipelineError(
-                .httpStatus, url: url,
-                message: ImagePipelineError.statusMessage(response.status, retryAfter: response.headers["Retry-After"]),
-                underlying: HTTPClientError.status(response.status, url: url))
+                .httpStatus, url: url, message: status.message, underlying: HTTPClientError.status(response.status, url: url),
+                summary: status.summary)
         }
     }
 
@@ -312,7 +311,8 @@ public actor ImagePipeline {
         case .cancelled(let underlying):
             ImagePipelineError(.cancelled, url: url, message: "cancelled", underlying: underlying)
         case .network(let error):
-            ImagePipelineError(.network, url: url, message: error.reason, underlying: error)
+            ImagePipelineError(
+                .network, url: url, message: error.problem, underlying: error, recovery: error.recovery, summary: error.summary)
         case .unaskedNotModified:
             ImagePipelineError(
                 .httpStatus, url: url, message: "HTTP 304 Not Modified to a request without validators",

@@ -41,18 +41,38 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     /// The HTTP layer's error, when it reported one: a failed or cancelled transfer, an error
     /// status. `nil` otherwise.
     public let underlying: HTTPClientError?
+    /// What to do, when the library knows (the HTTP error's own); its advice follows
+    /// ``message`` in ``description``.
+    public let recovery: Recovery?
 
-    init(_ code: Code, url: URL?, message: String, underlying: HTTPClientError? = nil) {
+    /// What failed without the URL, curl's own words or advice: the same text for like
+    /// failures, for a summary that groups them (``message`` when it has none of those).
+    public let summary: String
+
+    init(
+        _ code: Code, url: URL?, message: String, underlying: HTTPClientError? = nil, recovery: Recovery? = nil,
+        summary: String? = nil
+    ) {
         self.code = code
         self.url = url
         self.message = message
         self.underlying = underlying
+        self.recovery = recovery
+        self.summary = summary ?? message
     }
 
-    /// `image <url>: <message>`, with any user info (credentials) removed from the URL and
-    /// a URL longer than ``shownURLLength`` characters cut with `…`; the message alone when
-    /// there is no URL (`the post's image URL is empty`).
+    /// `image <url>: <message>` and the advice of ``recovery``, with any user info
+    /// (credentials) removed from the URL and a URL longer than ``shownURLLength``
+    /// characters cut with `…`; the message alone when there is no URL (`the post's image
+    /// URL is empty`).
     public var description: String {
+        failure + (recovery?.advice ?? "")
+    }
+}
+
+extension ImagePipelineError: RecoverableError {
+    /// ``description`` without the advice of ``recovery``.
+    public var failure: String {
         guard let url else { return message }
         // Credentials out before the cut: a cut can end inside them, where they are no longer recognized.
         return "image \(Self.shown(URLUserInfo.removed(from: url.absoluteString))): \(URLUserInfo.removed(from: message))"
@@ -69,14 +89,16 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
 
 extension ImagePipelineError {
     /// What an image's error status means to the reader, by status class: gone (404, 410),
-    /// not allowed (401, 403), the server in trouble (5xx, 429), or refused.
-    static func statusMessage(_ status: Int, retryAfter: String?) -> String {
-        switch status {
-        case 404, 410: "HTTP \(status): the image is gone from the server"
-        case 401, 403: "HTTP \(status): not allowed to fetch the image; check the backend's credentials"
-        case 429: "HTTP 429: the server is rate-limiting\(retryAfter.map { " (Retry-After \($0))" } ?? ""); try again later"
-        case 500..<600: "HTTP \(status): the server is in trouble; try again later"
-        default: "HTTP \(status): the server refused the image"
+    /// not allowed (401, 403), the server in trouble (5xx, 429), or refused; with its
+    /// ``summary`` (the message without its advice).
+    static func statusMessage(_ status: Int, retryAfter: String?) -> (message: String, summary: String) {
+        let (summary, advice): (String, String) = switch status {
+        case 404, 410: ("HTTP \(status): the image is gone from the server", "")
+        case 401, 403: ("HTTP \(status): not allowed to fetch the image", "; check the backend's credentials")
+        case 429: ("HTTP 429: the server is rate-limiting\(retryAfter.map { " (Retry-After \($0))" } ?? "")", "; try again later")
+        case 500..<600: ("HTTP \(status): the server is in trouble", "; try again later")
+        default: ("HTTP \(status): the server refused the image", "")
         }
+        return (summary + advice, summary)
     }
 }

@@ -21,13 +21,15 @@ enum DownloadsLocation: Sendable {
             do throws(DiskCacheError) {
                 return try cache.downloadFolder()
             } catch {
-                throw DownloadDestinationError(error.code == .symbolicLink ? "\(error.path) is a symbolic link; refused" : "\(error)")
+                throw error.code == .symbolicLink
+                    ? DownloadDestinationError("\(error.path) is a symbolic link; refused", isRefusedLink: true)
+                    : DownloadDestinationError("\(error)")
             }
         case .named(let url):
             do throws(SystemCallError) {
                 return try DownloadFolder(openingNamed: url.standardizedFileURL.path)
             } catch {
-                throw DownloadDestinationError(error.description)
+                throw DownloadDestinationError(error.description, isRefusedLink: error.isSymbolicLink)
             }
         }
     }
@@ -43,7 +45,7 @@ struct FolderDownloadDestination: DownloadDestination {
             let (descriptor, name) = try folder.makeFile()
             return DownloadFile(descriptor: descriptor, name: name, path: folder.path(of: name))
         } catch {
-            throw DownloadDestinationError(error.description)
+            throw DownloadDestinationError(error.description, isRefusedLink: error.isSymbolicLink)
         }
     }
 

@@ -61,7 +61,8 @@ extension HTTPPostRepository {
         case .network(let error):
             return RepositoryError(
                 .network, url: url, page: page,
-                message: "\(subject) could not be loaded and is not cached: \(error.description)", underlying: error)
+                message: "\(subject) could not be loaded and is not cached: \(error.failure)", underlying: error,
+                recovery: error.recovery)
         case .unaskedNotModified:
             // A 304 to an unconditional request: the server is confused; say so.
             return RepositoryError(
@@ -90,9 +91,9 @@ extension HTTPPostRepository {
         if response.status == 404, page == firstPageKey {
             return RepositoryError(
                 .httpStatus, url: url, page: page,
-                message: "\(subject) of \(url.absoluteString) does not exist (HTTP 404\(server)); the posts URL is wrong: "
-                    + "check the base URL and the backend's posts path (--base-url, --api or --backend)",
-                underlying: underlying)
+                message: "\(subject) of \(url.absoluteString) does not exist (HTTP 404\(server)), so the posts URL is wrong "
+                    + "(the base URL or the backend's posts path)",
+                underlying: underlying, recovery: .checkBackend)
         }
         if response.status == 404, page != nil {
             return RepositoryError(

@@ -45,18 +45,33 @@ public struct RepositoryError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The HTTP error underneath, for `.network` and `.httpStatus`.
     public let underlying: HTTPClientError?
+    /// What to do, when the library knows; its advice follows ``message`` in ``description``.
+    public let recovery: Recovery?
 
-    /// Makes an error; `message` should name what failed and, where it helps, what to do.
-    public init(_ code: Code, url: URL?, page: PageKey?, message: String, underlying: HTTPClientError? = nil) {
+    /// Makes an error; `message` should name what failed and, where it helps, what to do
+    /// (or leave that to `recovery`, whose advice follows it).
+    public init(
+        _ code: Code, url: URL?, page: PageKey?, message: String, underlying: HTTPClientError? = nil,
+        recovery: Recovery? = nil
+    ) {
         self.code = code
         self.url = url
         self.page = page
         self.message = message
         self.underlying = underlying
+        self.recovery = recovery
     }
 
-    /// The message, followed by the page and the URL when the message does not name them.
+    /// The message, followed by the page and the URL when the message does not name them,
+    /// then the advice of ``recovery``.
     public var description: String {
+        failure + (recovery?.advice ?? "")
+    }
+}
+
+extension RepositoryError: RecoverableError {
+    /// The message, followed by the page and the URL when the message does not name them.
+    public var failure: String {
         var parts: [String] = []
         if let page, !message.contains(page.description) { parts.append(page.description) }
         if let url, !message.contains(url.absoluteString) { parts.append(url.absoluteString) }

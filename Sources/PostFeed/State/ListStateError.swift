@@ -47,16 +47,26 @@ public struct ListStateError: Error, Sendable, Hashable, CustomStringConvertible
     public let url: URL
     /// The `errno` of the failed system call, when there was one.
     public let systemError: Int32?
-    /// One line: what failed, on which path, and what to do.
-    public let message: String
+    /// What failed, on which path, without the advice of ``recovery`` (all of the
+    /// advice when there is no recovery).
+    public let failure: String
+    /// What to do, when a caller may word it in its own terms: another cache root, a reset
+    /// of the state, a page of this backend.
+    public let recovery: Recovery?
 
-    init(_ code: Code, url: URL, systemError: Int32? = nil, message: String) {
+    /// One line: what failed, on which path, and what to do.
+    public var message: String { failure + (recovery?.advice ?? "") }
+
+    init(_ code: Code, url: URL, systemError: Int32? = nil, message: String, recovery: Recovery? = nil) {
         self.code = code
         self.url = url
         self.systemError = systemError
-        self.message = message
+        self.failure = message
+        self.recovery = recovery
     }
 
     /// The one-line ``message``.
     public var description: String { message }
 }
+
+extension ListStateError: RecoverableError {}

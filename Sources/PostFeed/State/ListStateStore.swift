@@ -170,7 +170,7 @@ public struct ListStateStore: Sendable {
             throw ListStateError(
                 .notWritable, url: directory, systemError: error.errno,
                 message: "cannot save list state: cannot create the folder \(Self.display(URL(fileURLWithPath: error.path))) (\(error.text)); "
-                    + error.folderRemedy)
+                    + error.folderRemedy, recovery: .chooseAnotherCacheRoot)
         }
         guard let folder = opened else {
             throw ListStateError(.notWritable, url: directory, message: "cannot save list state: cannot open \(Self.display(directory))")
@@ -251,7 +251,8 @@ public struct ListStateStore: Sendable {
                 throw ListStateError(
                     .invalidState, url: url,
                     message: "not saving \(state.mode) list state to \(display(url)): it \(what), and the next run could not "
-                        + "read it back; nothing was written, so the previous place stays (postfeed state reset starts over)")
+                        + "read it back; nothing was written, so the previous place stays",
+                    recovery: .resetState)
             }
             candidate = next.state
             trims.append(next.notice)
@@ -432,7 +433,7 @@ public struct ListStateStore: Sendable {
         ListStateError(
             .notWritable, url: URL(fileURLWithPath: link.path), systemError: ELOOP,
             message: "cannot save \(display(url)): \(link.refusal) (PostFeed never follows a link in its State folder); "
-                + "remove the link or choose another cache folder with --cache-dir")
+                + "remove the link", recovery: .chooseAnotherCacheRoot)
     }
 
     /// A reset refused because of a link: one line naming the link.
@@ -458,7 +459,7 @@ public struct ListStateStore: Sendable {
             return ListStateError(
                 .notWritable, url: directory, systemError: failure.errno,
                 message: "cannot save \(display(url)): \(display(directory)) is not writable (\(failure.text)); "
-                    + failure.folderRemedy)
+                    + failure.folderRemedy, recovery: .chooseAnotherCacheRoot)
         }
         return ListStateError(
             .writeFailed, url: url, systemError: failure.errno,

@@ -32,11 +32,12 @@ struct SystemCallFailure: Error {
         errno == ENOSPC || errno == EDQUOT
     }
 
-    /// What the user can do about a folder that cannot be created or written.
+    /// What the user can do about a folder that cannot be created or written, before
+    /// ``Recovery/chooseAnotherCacheRoot``'s advice.
     var folderRemedy: String {
         errno == ENOTDIR || errno == EEXIST
-            ? "a file is in the way of that folder; move it or choose another cache folder with --cache-dir"
-            : "make it writable or choose another cache folder with --cache-dir"
+            ? "a file is in the way of that folder; move it"
+            : "make it writable"
     }
 }
 

@@ -84,9 +84,38 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
     /// Whether the failure means the disk cannot take writes right now.
     var disablesWrites: Bool { code == .notWritable || code == .diskFull }
 
+    /// What the message calls the entry of ``key`` instead of `cache entry for <key>`,
+    /// e.g. `the page cache's index` for a bookkeeping entry no reader should see named.
+    public private(set) var entryName: String?
+
+    /// The same error, its entry called `name` in the message (the path stays).
+    public func naming(entry name: String) -> DiskCacheError {
+        var copy = self
+        copy.entryName = name
+        return copy
+    }
+
+    /// Whether the advice is to verify the cache or clear it (an input/output failure):
+    /// the message is ``failureText`` followed by ``verifyAdvice``.
+    public var suggestsVerifying: Bool {
+        switch code {
+        case .directoryUnavailable, .notWritable, .diskFull, .entryTooLarge, .entryNotFound, .symbolicLink,
+             .temporaryFileUnavailable: false
+        default: true
+        }
+    }
+
+    /// The words of the advice to verify the cache, joined to what failed.
+    public static let verifyAdvice = "; verify the cache or clear it"
+
     /// One line: what failed, which file or key, and what to do.
     public var description: String {
-        let subject = key.map { "cache entry for \($0) (\(path))" } ?? path
+        suggestsVerifying ? failureText + Self.verifyAdvice : failureText
+    }
+
+    /// ``description`` without the advice to verify the cache (see ``suggestsVerifying``).
+    public var failureText: String {
+        let subject = key.map { "\(entryName ?? "cache entry for \($0)") (\(path))" } ?? path
         switch code {
         case .directoryUnavailable:
             let remedy = systemErrorNumber == ENOTDIR || systemErrorNumber == EEXIST
@@ -107,7 +136,7 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
         case .temporaryFileUnavailable:
             return "cannot adopt downloaded file \(path) for \(key ?? "an entry") (\(reason)); download it again"
         default:
-            return "\(subject): \(reason); run `postfeed cache verify` or clear the cache"
+            return "\(subject): \(reason)"
         }
     }
 }

@@ -23,9 +23,15 @@ public struct DownloadFile: Sendable {
 public struct DownloadDestinationError: Error, Sendable, CustomStringConvertible {
     /// The one line.
     public var description: String
+    /// A symbolic link stood where the file or folder belongs, and was refused: the line
+    /// names it, and that is its own remedy (remove the link).
+    public var isRefusedLink: Bool
 
     /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, isRefusedLink: Bool = false) {
+        self.description = description
+        self.isRefusedLink = isRefusedLink
+    }
 }
 
 /// Where ``HTTPLoading/download(_:to:)`` streams a body: whoever owns the folder makes

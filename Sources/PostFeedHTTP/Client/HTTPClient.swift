@@ -96,7 +96,7 @@ public final class HTTPClient: HTTPLoading {
             do throws(DownloadDestinationError) {
                 return .file(try destination.makeFile(), destination: destination)
             } catch {
-                throw HTTPClientError(.fileSystem, url: request.url, detail: error.description)
+                throw HTTPClientError(.fileSystem, url: request.url, detail: error.description, refusedLink: error.isRefusedLink)
             }
         }
         guard let file = outcome.file else {

@@ -96,12 +96,15 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     public let timeout: Timeout?
     /// Extra detail: the limit that was hit, the errno text, the server's error message.
     public let detail: String?
+    /// For `.fileSystem`: a symbolic link stood where the download's file or folder
+    /// belongs and was refused; ``detail`` names it, and removing it is the remedy.
+    public let refusedLink: Bool
 
     /// For other ``HTTPLoading`` implementations, which throw these too (`.cancelled`,
     /// `.timedOut` with its ``Timeout``, …); ``HTTPClient`` fills in curl's code and message.
     public init(
         _ code: Code, url: URL?, status: Int? = nil, curlCode: Int? = nil, curlMessage: String? = nil,
-        timeout: Timeout? = nil, detail: String? = nil
+        timeout: Timeout? = nil, detail: String? = nil, refusedLink: Bool = false
     ) {
         self.code = code
         self.url = url
@@ -110,6 +113,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         self.curlMessage = curlMessage
         self.timeout = timeout
         self.detail = detail
+        self.refusedLink = refusedLink
     }
 
     /// An error for a response that arrived with `status`. The body's first line, when it
@@ -143,27 +147,78 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     /// ``description`` without the URL in front: what failed and what to do, for a caller
     /// that names the URL itself (`image <url>: <reason>`).
     public var reason: String {
-        URLUserInfo.removed(from: unredactedReason)
+        URLUserInfo.removed(from: unredactedFailure + (remedy?.advice ?? ""))
+    }
+
+    /// ``reason`` without the advice of ``remedy`` (all of it when there is none): what
+    /// failed, for a caller that says what to do in its own terms.
+    public var failure: String {
+        URLUserInfo.removed(from: "\(url?.absoluteString ?? "request"): \(unredactedFailure)")
+    }
+
+    /// ``reason`` without the advice of ``remedy``: what failed, without the URL.
+    public var problem: String {
+        URLUserInfo.removed(from: unredactedFailure)
+    }
+
+    /// ``problem`` without curl's own words, which differ from one transfer to the next
+    /// ("after 2001 milliseconds"): the same text for like failures, to group them.
+    public var summary: String {
+        URLUserInfo.removed(from: failureText(curl: ""))
+    }
+
+    /// What to do, for the failures whose advice a caller may word in its own terms (its
+    /// flags, its commands): ``reason`` is what failed followed by ``Remedy/advice``.
+    public enum Remedy: String, Sendable, Hashable, CaseIterable {
+        /// The total timeout: the server may be slow; allow more time.
+        case allowMoreTime
+        /// The stall timeout: the server stopped sending; a longer timeout does not help.
+        case checkStalledServer
+        /// The proxy failed: check it, or go direct.
+        case checkProxy
+
+        /// The words, with the punctuation that joins them to what failed.
+        public var advice: String {
+            switch self {
+            case .allowMoreTime: "; check the server, or allow more time"
+            case .checkStalledServer: ": check the server (a longer request timeout does not lengthen this limit)"
+            case .checkProxy: "; check the proxy URL and that it is running, or go direct"
+            }
+        }
+    }
+
+    /// What to do about a total or stall timeout, or a failed proxy; `nil` for the other
+    /// failures, whose ``reason`` says it.
+    public var remedy: Remedy? {
+        switch code.base {
+        case .timedOut where timeout == .stall: .checkStalledServer
+        case .timedOut where timeout == .total || timeout == nil: .allowMoreTime
+        case .proxy: .checkProxy
+        default: nil
+        }
     }
 
     private var unredactedDescription: String {
-        "\(url?.absoluteString ?? "request"): \(unredactedReason)"
+        "\(url?.absoluteString ?? "request"): \(unredactedFailure)\(remedy?.advice ?? "")"
     }
 
-    private var unredactedReason: String {
-        let curl = curlMessage.map { " (curl: \($0))" } ?? ""
+    /// What failed; followed by ``Remedy/advice`` when there is a ``remedy``.
+    private var unredactedFailure: String {
+        failureText(curl: curlMessage.map { " (curl: \($0))" } ?? "")
+    }
+
+    private func failureText(curl: String) -> String {
         switch code.base {
         case .timedOut:
             let which = timeout.map { "\($0.rawValue) timeout" } ?? "timeout"
             let reached = "\(which) reached\(detail.map { " (\($0))" } ?? "")\(curl)"
             switch timeout {
             case .stall?:
-                // The stall limit is no setting of the CLI's: --timeout only ever shortens it.
-                return "\(reached); the server stopped sending: check the server (a longer --timeout does not lengthen this limit)"
+                return "\(reached); the server stopped sending"
             case .connect?:
                 return "\(reached); check that the server is up and the address right"
             default:
-                return "\(reached); check the server, or allow more time (--timeout, or a backend file's timeout)"
+                return reached
             }
         case .cannotConnect:
             return "cannot connect\(curl); is the server running and the address right?"
@@ -194,13 +249,12 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
             return "TLS failure\(curl); check the certificate and the host name"
         case .fileSystem:
             // A refused link is its own remedy: the line names it.
-            if let detail, detail.hasSuffix("; refused") { return "cannot write the download: \(detail)" }
+            if refusedLink, let detail { return "cannot write the download: \(detail)" }
             return "cannot write the download\(detail.map { ": \($0)" } ?? ""); check the folder's permissions and free space"
         case .shutdown:
             return "the HTTP client was shut down"
         case .proxy:
-            return "the proxy \(detail ?? "") failed\(curl); check the proxy URL (--proxy, or HTTPS_PROXY / HTTP_PROXY / "
-                + "ALL_PROXY) and that it is running, or go direct with --proxy \"\" or NO_PROXY"
+            return "the proxy \(detail ?? "") failed\(curl)"
         case .curl:
             return "transfer failed\(curl)"
         }

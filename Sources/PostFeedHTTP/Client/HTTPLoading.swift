@@ -43,7 +43,7 @@ extension HTTPLoading {
         do throws(DownloadDestinationError) {
             file = try destination.makeFile()
         } catch {
-            throw HTTPClientError(.fileSystem, url: request.url, detail: error.description)
+            throw HTTPClientError(.fileSystem, url: request.url, detail: error.description, refusedLink: error.isRefusedLink)
         }
         let failure: Int32? = response.body.withUnsafeBytes { bytes in
             var offset = 0

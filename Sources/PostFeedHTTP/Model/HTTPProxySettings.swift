@@ -45,7 +45,7 @@ public struct HTTPProxySettings: Sendable, Hashable {
     public static let direct = HTTPProxySettings(origin: "none")
 
     /// `url` for every request (`""`: none at all), hosts in `noProxy` excepted.
-    public static func proxy(_ url: String, noProxy: String? = nil, origin: String = "--proxy") -> HTTPProxySettings {
+    public static func proxy(_ url: String, noProxy: String? = nil, origin: String = "configuration") -> HTTPProxySettings {
         HTTPProxySettings(http: url, https: url, noProxy: noProxy, origin: origin)
     }
 

@@ -41,7 +41,7 @@ struct CacheCommand: AsyncParsableCommand {
             do {
                 return try FeedStorage(location: location)
             } catch {
-                throw CLIError("\(error)")
+                throw CLIError(RecoveryAdvice.message(for: error))
             }
         }
     }
@@ -54,7 +54,7 @@ struct CacheCommand: AsyncParsableCommand {
         func run() throws {
             let caches = try options.openCaches()
             let report = CacheReport(
-                root: options.location.root.path, rootSource: options.location.source.rawValue,
+                root: options.location.root.path, rootSource: RecoveryAdvice.rootSource(options.location.source),
                 caches: caches.map { CacheReport.Layer(name: $0.name, path: $0.cache.directory.path, statistics: $0.cache.statistics()) })
             if options.json { return try JSONOutput.print(report) }
             print("cache root: \(report.root) (from \(report.rootSource))")
@@ -124,7 +124,7 @@ struct CacheCommand: AsyncParsableCommand {
             var cleared: [String: Int] = [:]
             for (name, cache) in try options.openCaches() {
                 let before = cache.statistics().entryCount
-                do { try cache.removeAll() } catch { throw CLIError("cannot clear \(cache.directory.path): \(error)") }
+                do { try cache.removeAll() } catch { throw CLIError("cannot clear \(cache.directory.path): \(RecoveryAdvice.message(for: error))") }
                 cleared[name] = before
             }
             if options.json { return try JSONOutput.print(["removed": cleared]) }

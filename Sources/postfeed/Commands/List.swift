@@ -263,7 +263,7 @@ extension ImageSummary {
         if let response = image.response, let url = image.url {
             self.init(url: url, response: response, path: image.fileURL)
         } else {
-            self.init(url: image.url, error: image.error.map { "\($0.message)" } ?? "unavailable")
+            self.init(url: image.url, error: image.error.map(RecoveryAdvice.reason(of:)) ?? "unavailable")
             // A URL that cannot be fetched is named by its message, as the post gave it; an
             // empty one has no URL (`image.url` is nil).
             if image.error?.code == .unsupportedURL { url = "" }

@@ -39,7 +39,7 @@ struct Mode: AsyncParsableCommand {
             do {
                 report = try client.switchMode(to: mode)
             } catch {
-                throw CLIError("\(error)")
+                throw CLIError(RecoveryAdvice.message(for: error))
             }
             report.notices.forEach { Terminal.note("postfeed: \($0)") }
             if json {

@@ -44,7 +44,7 @@ struct StateCommand: AsyncParsableCommand {
                 do {
                     bytes = try store.contents(ofFileNamed: mode.stateFileName, maximumBytes: ListStateStore.maximumFileSize)
                 } catch {
-                    Terminal.note("postfeed: \(error.message)")
+                    Terminal.note("postfeed: \(RecoveryAdvice.message(for: error))")
                     continue
                 }
                 guard let bytes else {
@@ -114,7 +114,7 @@ struct StateCommand: AsyncParsableCommand {
                     print(removed ? "list state removed" : "no saved state")
                 }
             } catch {
-                throw CLIError("\(error)")
+                throw CLIError(RecoveryAdvice.message(for: error))
             }
         }
     }

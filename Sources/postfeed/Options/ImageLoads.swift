@@ -35,8 +35,9 @@ final class ImageLoads: Sendable {
     /// Fetches started and not finished, across pages.
     private let inFlight = Countdown()
     private let tasks = Mutex<[Task<Void, Never>]>([])
-    /// Background fetches that failed, by reason, in the order the reasons first came.
-    private let failures = Mutex<[(reason: String, count: Int)]>([])
+    /// Background fetches that failed, grouped by kind, in the order the kinds first came;
+    /// each group said with the words of its first failure.
+    private let failures = Mutex<[(kind: FailureKind, reason: String, count: Int)]>([])
     /// The URLs of the failed fetches, in the order they failed (for the summary to name).
     private let failedURLs = Mutex<[URL]>([])
 
@@ -91,7 +92,7 @@ final class ImageLoads: Sendable {
         if signal == nil {
             let unfinished = inFlight.remaining
             if unfinished > 0 {
-                record("still loading after \(Self.seconds(limit)) s, when postfeed stopped waiting", count: unfinished)
+                record(.unfinished, "still loading after \(Self.seconds(limit)) s, when postfeed stopped waiting", count: unfinished)
             }
         }
         cancel()
@@ -139,27 +140,30 @@ final class ImageLoads: Sendable {
         // A cancelled fetch (Ctrl-C, the wait's end) is counted by `finish()`, not here.
         guard error.code != .cancelled else { return }
         if let url = error.url { failedURLs.withLock { $0.append(url) } }
-        record(Self.reason(of: error), count: 1)
+        record(FailureKind(error), error.summary, count: 1)
     }
 
-    private func record(_ reason: String, count: Int) {
+    private func record(_ kind: FailureKind, _ reason: String, count: Int) {
         failures.withLock { groups in
-            if let index = groups.firstIndex(where: { $0.reason == reason }) {
+            if let index = groups.firstIndex(where: { $0.kind == kind }) {
                 groups[index].count += count
             } else {
-                groups.append((reason, count))
+                groups.append((kind, reason, count))
             }
         }
     }
 
-    /// What went wrong, without the URL, curl's own words (which differ from one transfer
-    /// to the next: "after 2001 milliseconds") or the advice, so that like failures group.
-    static func reason(of error: ImagePipelineError) -> String {
-        var text = error.message
-        // The HTTP error keeps curl's words apart: they come out whole, as the message put them.
-        if let curl = error.underlying?.curlMessage { text = text.replacingOccurrences(of: " (curl: \(curl))", with: "") }
-        if let advice = text.range(of: "; ") { text = String(text[..<advice.lowerBound]) }
-        return text
+    /// Which failures count as alike in the summary, by their codes, never their words:
+    /// the pipeline's code, the HTTP layer's code, the timeout hit and the status.
+    enum FailureKind: Hashable {
+        case failed(ImagePipelineError.Code, HTTPClientError.Code?, HTTPClientError.Timeout?, status: Int?)
+        /// Still loading when postfeed stopped waiting.
+        case unfinished
+
+        init(_ error: ImagePipelineError) {
+            let http = error.underlying
+            self = .failed(error.code, http?.code, http?.timeout, status: http?.status)
+        }
     }
 
     private static func seconds(_ duration: Duration) -> Int {

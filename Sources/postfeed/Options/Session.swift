@@ -71,7 +71,7 @@ struct Session {
             }
         } catch {
             await server?.shutdown()
-            throw CLIError("\(error)")
+            throw CLIError(RecoveryAdvice.message(for: error))
         }
         // The built-in backend is the same data whatever port it got: one identity for it,
         // so state saved by one run is restored by the next.
@@ -103,7 +103,7 @@ struct Session {
             return Session(client: client, fixtureServer: server)
         } catch {
             await server?.shutdown()
-            throw CLIError("\(error)")
+            throw CLIError(RecoveryAdvice.message(for: error))
         }
     }
 
@@ -155,6 +155,7 @@ struct CLILogHandler: LogHandler {
     static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
         var metadata = metadata
         let component = metadata.removeValue(forKey: "component").map { "[\($0)] " } ?? ""
+        let message = RecoveryAdvice.warning(message, metadata: &metadata)
         let details = metadata.isEmpty
             ? "" : " (" + metadata.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
         return "postfeed: \(level): \(component)\(message)\(details)"

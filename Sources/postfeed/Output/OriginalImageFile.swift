@@ -32,7 +32,7 @@ enum OriginalImageFile {
             if image.error?.code == .noImageURL || (image.url == nil && image.error == nil) {
                 throw CLIError("post \(id.shown) has no image: \(image.error?.message ?? FeedClient.emptyImageURLMessage)")
             }
-            let reason = image.error.map { "\($0)" } ?? "unknown error"
+            let reason = image.error.map(RecoveryAdvice.message(for:)) ?? "unknown error"
             // A text that is no URL at all has none to name; the reason quotes it.
             let named = image.url.map { " (\($0.absoluteString))" } ?? ""
             throw CLIError("the image of post \(id.shown)\(named) could not be loaded: \(reason)")

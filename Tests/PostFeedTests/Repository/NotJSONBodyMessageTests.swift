@@ -9,7 +9,9 @@ import Testing
 /// body that is not UTF-8 (UTF-16, Latin-1, still gzip-compressed).
 @Suite("Messages for bodies that are not JSON")
 struct NotJSONBodyMessageTests {
-    static let advice = "; check that the base URL and the backend describe this API (--base-url, --api or --backend)"
+    /// The library's words for ``Recovery/checkBackend``; the CLI's, naming its flags, are
+    /// checked end to end (NotJSONBodyTests).
+    static let advice = "; check that the base URL and the backend describe this API"
 
     private func message(_ body: Data, contentType: String? = nil) throws -> String? {
         let decoder = PageDecoder(
@@ -19,7 +21,8 @@ struct NotJSONBodyMessageTests {
             try decoder.decode(body: body, headers: headers, url: URL(string: "http://h/p")!, key: .number(1))
         }
         #expect(error?.code == .decoding)
-        return error?.message
+        #expect(error?.recovery == .checkBackend)
+        return error?.description
     }
 
     private func cause(_ body: Data, contentType: String? = nil) throws -> String? {

@@ -278,7 +278,9 @@ struct PageCacheTests {
                     #expect(error?.code == .httpStatus)
                     #expect(error?.underlying?.status == 404)
                     #expect(error?.message.contains("/api/api/posts?page=1&limit=20") == true, "\(String(describing: error))")
-                    #expect(error?.message.contains("check the base URL") == true)
+                    // What to do is the recovery's: "check that the base URL …" in the library's words.
+                    #expect(error?.recovery == .checkBackend)
+                    #expect(error?.description.contains("check that the base URL") == true, "\(String(describing: error))")
 
                     // The infinite feed reports it instead of ending an empty list.
                     let feed = InfiniteFeed(repository: repository)

@@ -109,16 +109,19 @@ struct PageDecoderTests {
         (#"[{"id":"","title":"a"}]"#, #"post #1 in page 1 of http://h/p: field "id" is "", which is empty (expected a post id)"#),
         (#"[{"id":1,"title":5}]"#, #"post #1 in page 1 of http://h/p: field "title" is a number, expected a string"#),
         (#"[7, {"id":true,"title":"a"}]"#, #"post #1 in page 1 of http://h/p: expected an object, got a number"#),
-        (#"{"posts":[]}"#, #"page 1 of http://h/p: the body is an object, expected an array of posts; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
-        ("<html>", #"page 1 of http://h/p: the body is not JSON: it is an HTML page starting "<html>"; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
-        ("", #"page 1 of http://h/p: the body is empty, expected JSON; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#),
+        (#"{"posts":[]}"#, #"page 1 of http://h/p: the body is an object, expected an array of posts; check that the base URL and the backend describe this API"#),
+        ("<html>", #"page 1 of http://h/p: the body is not JSON: it is an HTML page starting "<html>"; check that the base URL and the backend describe this API"#),
+        ("", #"page 1 of http://h/p: the body is empty, expected JSON; check that the base URL and the backend describe this API"#),
     ])
     func mistyped(body: String, message: String) throws {
         let error = #expect(throws: RepositoryError.self) {
             try decoder("json-server").decode(body: Data(body.utf8), headers: [:], url: URL(string: "http://h/p")!, key: .number(1))
         }
         #expect(error?.code == .decoding)
-        #expect(error?.message == message)
+        // The advice is the recovery's: the library's words here, the CLI's flags in the
+        // end-to-end tests (NotJSONBodyTests, RecoveryAdviceTests).
+        #expect(error?.description == message)
+        #expect(error?.recovery == (message.hasPrefix("post #") ? nil : .checkBackend))
     }
 
     @Test("one malformed post costs that post, a mistyped optional field only that field; both are noted")
@@ -208,7 +211,8 @@ struct PageDecoderTests {
         let missing = #expect(throws: RepositoryError.self) {
             try decoder("dummyjson").decode(body: Data(#"{"total":3}"#.utf8), headers: [:], url: url, key: .offset(20))
         }
-        #expect(missing?.message == #"page 3 (offset 20) of http://h/posts?limit=10&skip=20: field "posts" missing; check that the base URL and the backend describe this API (--base-url, --api or --backend)"#)
+        #expect(missing?.recovery == .checkBackend)
+        #expect(missing?.description == #"page 3 (offset 20) of http://h/posts?limit=10&skip=20: field "posts" missing; check that the base URL and the backend describe this API"#)
         let mistyped = #expect(throws: RepositoryError.self) {
             try decoder("dummyjson").decode(body: Data(#"{"posts":{}}"#.utf8), headers: [:], url: url, key: .offset(20))
         }

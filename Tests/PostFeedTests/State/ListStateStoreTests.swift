@@ -233,7 +233,9 @@ struct ListStateStoreTests {
 
         #expect(error.code == .notWritable)
         #expect(error.message.contains(store.directory.path))
-        #expect(error.message.contains("--cache-dir"))
+        // The flag is the CLI's to name (RecoveryAdviceTests); the library hands a recovery.
+        #expect(error.recovery == .chooseAnotherCacheRoot)
+        #expect(error.message.contains("move it or choose another cache folder"))
         #expect(store.load(mode: .infinite, backendIdentity: StateSamples.backend) == .none)
         #expect(try Data(contentsOf: store.directory) == Data("not a folder".utf8))
     }

@@ -37,8 +37,7 @@ struct PageDecoder: Sendable {
         func failure(_ message: String) -> RepositoryError {
             RepositoryError(
                 .decoding, url: url, page: key,
-                message: "\(location): \(message); check that the base URL and the backend describe this API "
-                    + "(--base-url, --api or --backend)")
+                message: "\(location): \(message)", recovery: .checkBackend)
         }
 
         let json: JSONValue
