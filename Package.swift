@@ -103,6 +103,7 @@ let package = Package(
             name: "PostFeed",
             dependencies: [
                 "PostFeedModels",
+                "PostFeedFormats",
                 "PostFeedHTTP",
                 "PostFeedCache",
                 "PostFeedImaging",
