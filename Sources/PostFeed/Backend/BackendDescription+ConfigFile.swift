@@ -36,7 +36,7 @@ import PostFeedCache
 // | `pagination` | an object, or just the style name as a string, see below | required |
 // | `items` | key or dotted path of the item array; `""` or `null` when the body is the array | the body |
 // | `total` | `{"header": …, "bodyField": …}`, either or both; `null` for none | none |
-// | `end` | end-of-list signals, any of which ends the list | `["totalReached", "shortPage"]` |
+// | `end` | end-of-list signals, any of which ends the list | `["totalReached", "shortPage"]`; none for `nextURL` |
 // | `fields` | per part (`id`, `title`, `body`, `author`, `image`, `createdAt`, `popularity`) a field name or a list of fallbacks | see ``FieldMapping`` |
 // | `maximumPageSize` | the largest page size the backend accepts | `100` |
 // | `timeout` | seconds one request may take at most (connect and stalls included) | the client's, 60 |
@@ -167,7 +167,12 @@ extension BackendDescription {
             description.items = key.isEmpty || key == "." ? .root : .key(key)
         }
         if root.members["total"] != nil { description.total = try parseTotal(root) }
-        if root.members["end"] != nil { description.endSignals = try parseEndSignals(root) }
+        if root.members["end"] != nil {
+            description.endSignals = try parseEndSignals(root)
+        } else if case .nextURL = description.pagination {
+            // The next URL says where the list goes on; a short page says nothing here.
+            description.endSignals = []
+        }
         if let fields = try root.object("fields") { description.fields = try parseFields(fields, base: description.fields) }
         if let maximum = try root.integer("maximumPageSize") {
             guard maximum >= 1 else { throw root.error("maximumPageSize", "must be at least 1, got \(maximum)") }
