@@ -98,7 +98,7 @@ struct BackendFileAPIFeatureTests {
         #expect(page.posts.count == 1)
         #expect(page.posts.first?.createdAt == nil)
         #expect(page.decodingProblems == [
-            #"post #1 shown without it: field "post.published" is "yesterday-ish", expected a date (RFC 3339 with or without a zone, RFC 822, or epoch seconds)"#
+            #"post #1 shown without it: field "post.published" is "yesterday-ish", expected an ISO-8601 date"#
         ])
     }
 

@@ -66,8 +66,9 @@ struct PostDecoder: Sendable {
         let body = optionalPart(fields.body, expected: "a string", Self.text) ?? ""
         let author = optionalPart(fields.author, expected: "a string, a user id or an object with a name", Self.author)
         let image = optionalPart(fields.image, expected: "a URL string", Self.text)
-        let createdAt = optionalPart(
-            fields.createdAt, expected: "a date (RFC 3339 with or without a zone, RFC 822, or epoch seconds)", Self.date)
+        // "ISO-8601" stays the word (existing messages and tests); RFC 822 and epoch
+        // seconds are read too.
+        let createdAt = optionalPart(fields.createdAt, expected: "an ISO-8601 date", Self.date)
         let popularity = optionalPart(fields.popularity, expected: "a finite number") { $0.doubleValue.flatMap { $0.isFinite ? $0 : nil } }
         if fields.titleFromBody, title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             title = firstLine(of: body)
