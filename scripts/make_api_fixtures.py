@@ -351,7 +351,7 @@ def ghost():
             r.add("/ghost/api/content/posts/", "key=%s&include=authors&page=%d&limit=%d" % (GHOST_KEY, index, size), body,
                   file="posts-%d-page-%d.json" % (size, index))
     r.finish("Ghost Content API GET /ghost/api/content/posts/?key=…&include=authors: 10 posts with hex ids; "
-             "meta.pagination; the eighth has no feature_image. The key is " + GHOST_KEY + " (invented).")
+             "meta.pagination; the eighth has no feature_image. The key is the demo key Ghost's documentation shows.")
 
 
 # MARK: Lemmy API v3 — join-lemmy.org/api (GetPosts)

@@ -254,6 +254,24 @@ struct BackendFileAPIFeatureTests {
         #expect(unknown?.field == "bodyFormat")
     }
 
+    @Test("the README's backend file under \"APIs by name\" reads, and describes WordPress as the preset does")
+    func readmeExample() throws {
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../README.md"),
+            encoding: .utf8)
+        let section = try #require(readme.range(of: "### APIs by name"))
+        let rest = readme[section.upperBound...]
+        let start = try #require(rest.range(of: "```json\n"))
+        let end = try #require(rest[start.upperBound...].range(of: "```"))
+        let file = try backend(String(rest[start.upperBound..<end.lowerBound]))
+        let preset = try BackendDescription.preset("wordpress", baseURL: URL(string: "https://blog.example")!)
+        #expect(file.postsPath == preset.postsPath)
+        #expect(file.pagination == preset.pagination)
+        #expect(file.endStatuses == preset.endStatuses)
+        #expect(file.fields.author == preset.fields.author)
+        #expect(file.bodyFormat == .html)
+    }
+
     // MARK: Image URLs as real APIs send them
 
     @Test("an image URL with &amp; is unescaped; a bare word (Reddit's thumbnail \"self\") is no image")
