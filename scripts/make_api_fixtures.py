@@ -426,10 +426,18 @@ def discourse():
             topic_list["more_topics_url"] = "/latest?no_definitions=true&page=%d" % (page + 1)
         users = [{"id": 10 + i, "username": HANDLES[i], "name": AUTHORS[i], "avatar_template": "/images/img-00%d.jpg" % (i + 1)}
                  for i in range(6)]
-        r.add("/latest.json", "page=%d" % page, {"users": users, "primary_groups": [], "topic_list": topic_list},
-              file="latest-page-%d.json" % page)
+        body = {"users": users, "primary_groups": [], "topic_list": topic_list}
+        r.add("/latest.json", "page=%d" % page, body, file="latest-page-%d.json" % page)
+        if page == 0:
+            # /latest.json without a page is page 0: where the nextURL style starts.
+            r.add("/latest.json", "", body, file="latest-page-0.json")
+        else:
+            # more_topics_url as given, which Discourse answers in JSON to a JSON Accept header:
+            # what a backend file with the nextURL style follows.
+            r.add("/latest", "no_definitions=true&page=%d" % page, body, file="latest-page-%d.json" % page)
     r.finish("Discourse GET /latest.json?page=N: 35 topics, 30 a page (the server's), pages from 0; "
-             "topic_list.more_topics_url is left out on the last page; every fifth topic has an image_url.")
+             "topic_list.more_topics_url (/latest?no_definitions=true&page=N, recorded too) is left out on the last page; "
+             "every fifth topic has an image_url.")
 
 
 # MARK: Forem (dev.to) — developers.forem.com/api/v1#tag/articles/operation/getArticles

@@ -140,6 +140,36 @@ struct APIPresetTests {
         }
     }
 
+    @Test("a backend file paging Discourse by its more_topics_url (the nextURL style): both modes walk to the end")
+    func nextURLBackendFile() async throws {
+        let sandbox = try Sandbox()
+        let api = Self.apis[6]  // discourse
+        let file = sandbox.directory.appendingPathComponent("discourse-next-url.json")
+        try Data(#"""
+            {"preset": "discourse", "baseURL": "http://127.0.0.1:1",
+             "pagination": {"style": "nextURL", "field": "topic_list.more_topics_url", "limit": null}}
+            """#.utf8).write(to: file)
+        try await withAPI(api) { baseURL in
+            let backend = ["--backend", file.path, "--base-url", baseURL, "--no-images"]
+            // Infinite: page 1 at /latest.json, page 2 at the URL the body names, then the end
+            let first = try await sandbox.run(["list"] + backend)
+            try #require(first.succeeded, "\(first)")
+            #expect(PrintedList(first.standardOutput).positions == [Int](1...30), "\(first)")
+            let second = try await sandbox.run(["list"] + backend)
+            #expect(PrintedList(second.standardOutput).positions == [Int](31...35), "\(second)")
+            #expect(second.outputLines.last?.contains("end of the feed") == true, "\(second)")
+            let ids = PrintedList(first.standardOutput).ids + PrintedList(second.standardOutput).ids
+            #expect(Set(ids).count == 35 && ids.first?.text == api.firstID, "\(ids)")
+
+            // Paged: page 2 is reached by walking the next URLs
+            let page = try await sandbox.run(["page", "2"] + backend)
+            #expect(page.succeeded, "\(page)")
+            #expect(PrintedList(page.standardOutput).ids == Array(ids.suffix(5)), "\(page)")
+            let past = try await sandbox.run(["page", "--next"] + backend)
+            expectOneLineError(past, naming: ["page 2 is the last page"])
+        }
+    }
+
     @Test("show finds a post of an API without a post path in the pages listed, by its string id")
     func showListedPost() async throws {
         let sandbox = try Sandbox()
