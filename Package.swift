@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // `swift package generate-documentation`: the DocC catalog, built in CI.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Tests only: a clock the suites advance instead of sleeping (TestClock).
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
@@ -202,6 +204,21 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["postfeed", "PostFeed", "PostFeedServer", "SuiteSupport"],
             swiftSettings: swiftSettings
+        ),
+        // MARK: Documentation: every ```swift block of the README and the DocC articles compiles
+        .executableTarget(name: "doc-snippets", path: "Tests/DocSnippets/Tool"),
+        .plugin(
+            name: "DocSnippetsPlugin", capability: .buildTool(), dependencies: ["doc-snippets"],
+            path: "Plugins/DocSnippetsPlugin"),
+        .testTarget(
+            name: "DocSnippetTests",
+            dependencies: [
+                "PostFeed", "PostFeedHTTP", "PostFeedImaging",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: ["DocSnippetsPlugin"]
         ),
     ]
 )

@@ -70,24 +70,15 @@ public final class ChildProcess: @unchecked Sendable {
             closeFrom(&actions, 3)
         }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let argv = [executable] + arguments
         let envp = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
         let cArgv = argv.map { strdup($0) } + [nil]
         let cEnvp = envp.map { strdup($0) } + [nil]
         defer { (cArgv + cEnvp).forEach { free($0) } }
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, cArgv, cEnvp)
+        let spawned = withCleanSignalSpawnAttributes { attributes in
+            posix_spawn(&pid, executable, &actions, &attributes, cArgv, cEnvp)
+        }
         // The child has its copies now (or never will): the parent's ends of the pipes
         // that belong to the child are closed, as Foundation's `Process` does.
         for handle in parentEndsToClose { try? handle.close() }

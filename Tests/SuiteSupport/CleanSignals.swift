@@ -10,7 +10,7 @@ import Glibc
 /// The test runner's threads block most signals, and a process started with `posix_spawn`
 /// inherits that mask: a daemon that never unblocks them (tmux's server, nginx with
 /// `master_process off`) then ignores the SIGTERM meant to stop it and outlives the test.
-func withCleanSignalSpawnAttributes<T>(_ body: (inout posix_spawnattr_t) throws -> T) rethrows -> T {
+public func withCleanSignalSpawnAttributes<T>(_ body: (inout posix_spawnattr_t) throws -> T) rethrows -> T {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
