@@ -29,7 +29,7 @@ import PostFeedCache
 // |---|---|---|
 // | `name` | identifies the backend in list state, with the base URL | the preset's, else `custom` |
 // | `identity` | identifies it alone, when the address changes between runs | name + base URL + posts path |
-// | `preset` | `postfeed`, `postfeed-cursor`, `json-server`, `json-server-v1`, `dummyjson` | none |
+// | `preset` | `postfeed`, `postfeed-cursor`, `json-server`, `json-server-v1`, `dummyjson`, `wordpress`, `mastodon`, `hackernews`, `reddit`, `ghost`, `lemmy`, `discourse`, `forem` | none |
 // | `baseURL` | `http` or `https` server root (the `baseURL:` argument overrides it) | required |
 // | `postsPath` | path of the list, may carry a fixed query (`/posts?userId=1`) | `/posts` |
 // | `postPath` | path of one post with `{id}`; `null` for none | none |
