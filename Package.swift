@@ -105,6 +105,7 @@ let package = Package(
             name: "PostFeed",
             dependencies: [
                 "PostFeedModels",
+                "PostFeedFormats",
                 "PostFeedHTTP",
                 "PostFeedCache",
                 "PostFeedImaging",

@@ -29,17 +29,20 @@ import PostFeedCache
 // |---|---|---|
 // | `name` | identifies the backend in list state, with the base URL | the preset's, else `custom` |
 // | `identity` | identifies it alone, when the address changes between runs | name + base URL + posts path |
-// | `preset` | `postfeed`, `postfeed-cursor`, `json-server`, `json-server-v1`, `dummyjson` | none |
+// | `preset` | `postfeed`, `postfeed-cursor`, `json-server`, `json-server-v1`, `dummyjson`, `wordpress`, `mastodon`, `hackernews`, `reddit`, `ghost`, `lemmy`, `discourse`, `forem` | none |
 // | `baseURL` | `http` or `https` server root (the `baseURL:` argument overrides it) | required |
 // | `postsPath` | path of the list, may carry a fixed query (`/posts?userId=1`) | `/posts` |
 // | `postPath` | path of one post with `{id}`; `null` for none | none |
 // | `pagination` | an object, or just the style name as a string, see below | required |
 // | `items` | key or dotted path of the item array; `""` or `null` when the body is the array | the body |
 // | `total` | `{"header": …, "bodyField": …}`, either or both; `null` for none | none |
-// | `end` | end-of-list signals, any of which ends the list | `["totalReached", "shortPage"]` |
+// | `end` | end-of-list signals, any of which ends the list | `["totalReached", "shortPage"]`; none for `nextURL` |
 // | `fields` | per part (`id`, `title`, `body`, `author`, `image`, `createdAt`, `popularity`) a field name or a list of fallbacks | see ``FieldMapping`` |
 // | `maximumPageSize` | the largest page size the backend accepts | `100` |
 // | `timeout` | seconds one request may take at most (connect and stalls included) | the client's, 60 |
+// | `pageSize` | the server's fixed page size, for a backend without a page-size parameter (none is sent; `--page-size` is not used) | none: the reader's |
+// | `endStatus` | error statuses that mean the end, e.g. `[{"status": 400, "code": "rest_post_invalid_page_number"}]` (`code`: the body's `code` or `error` field) | none |
+// | `bodyFormat` | what bodies are written in: `text`, `html`, `markdown` | `text` |
 // | `maximumPageBytes` | the most bytes one page's body may hold, 1 to 1073741824 (1 GiB); a larger body fails while it streams in | 8388608 (8 MiB) |
 //
 // Pagination styles and their parameter names (defaults in brackets):
@@ -48,9 +51,18 @@ import PostFeedCache
 // - `{"style": "cursor", "cursor": ["cursor"], "limit": ["limit"], "nextCursorField": ["nextCursor"]}`
 // - `{"style": "link", "limit": ["limit"]}`: GitHub style, follow `Link: <…>; rel="next"`;
 //   `"limit": null` sends no page size.
+// - `{"style": "nextURL", "field": "next_url", "limit": ["limit"]}`: follow the URL in a body
+//   field (relative to the page), until it is missing, null or empty.
+// - `"first": 0` in the page style: the backend numbers its first page 0 (Algolia, Discourse).
 //
 // End signals: `"linkWithoutNext"`, `"totalReached"`, `"shortPage"`, `{"flagFalse": "field"}`
-// (also written `"flagFalse:field"`), `{"fieldNull": "field"}` (`"fieldNull:field"`).
+// (also written `"flagFalse:field"`), `{"fieldNull": "field"}` (`"fieldNull:field"`),
+// `{"fieldMissing": "field"}` (absent or null), `{"pageCountField": "nbPages"}` and
+// `{"pageCountHeader": "X-WP-TotalPages"}` (this page's number reaches the page count).
+//
+// Field paths are names joined by dots, with 0, 1, … for array elements:
+// `"fields": {"author": "_embedded.author.0.name", "titleFromBody": true}`. Dates may be
+// RFC 3339 with or without a zone (none: UTC), RFC 822, or epoch seconds (number or string).
 
 extension BackendDescription {
     /// Reads a backend description from a JSON config file (format above).
@@ -99,7 +111,7 @@ extension BackendDescription {
 
     static let topLevelKeys = [
         "name", "identity", "preset", "baseURL", "postsPath", "postPath", "pagination", "items", "total", "end",
-        "fields", "maximumPageSize", "timeout", "maximumPageBytes", "sharedCache",
+        "fields", "maximumPageSize", "timeout", "maximumPageBytes", "sharedCache", "pageSize", "endStatus", "bodyFormat",
     ]
 
     static func parse(_ root: ConfigObject, baseURL override: URL?) throws(BackendConfigurationError) -> BackendDescription {
@@ -141,13 +153,26 @@ extension BackendDescription {
             }
             description.postPath = postPath
         }
-        if root.members["pagination"] != nil { description.pagination = try parsePagination(root) }
+        if root.members["pagination"] != nil {
+            description.pagination = try parsePagination(root)
+            if let first = try parseFirstPageNumber(root) {
+                guard case .pageNumber = description.pagination else {
+                    throw root.error("pagination.first", "applies to the \"page\" style only")
+                }
+                description.firstPageNumber = first
+            }
+        }
         if root.members["items"] != nil {
             let key = try root.possiblyEmptyString("items") ?? ""
             description.items = key.isEmpty || key == "." ? .root : .key(key)
         }
         if root.members["total"] != nil { description.total = try parseTotal(root) }
-        if root.members["end"] != nil { description.endSignals = try parseEndSignals(root) }
+        if root.members["end"] != nil {
+            description.endSignals = try parseEndSignals(root)
+        } else if case .nextURL = description.pagination {
+            // The next URL says where the list goes on; a short page says nothing here.
+            description.endSignals = []
+        }
         if let fields = try root.object("fields") { description.fields = try parseFields(fields, base: description.fields) }
         if let maximum = try root.integer("maximumPageSize") {
             guard maximum >= 1 else { throw root.error("maximumPageSize", "must be at least 1, got \(maximum)") }
@@ -162,6 +187,23 @@ extension BackendDescription {
             description.requestTimeout = seconds
         }
         if let bytes = try parseMaximumPageBytes(root) { description.maximumPageBodySize = bytes }
+        if root.members["pageSize"] != nil {
+            if let size = try root.integer("pageSize") {
+                guard (1...description.maximumPageSize).contains(size) else {
+                    throw root.error("pageSize", "must be 1…\(description.maximumPageSize) (maximumPageSize), got \(size)")
+                }
+                description.fixedPageSize = size
+            } else {
+                description.fixedPageSize = nil
+            }
+        }
+        if root.members["endStatus"] != nil { description.endStatuses = try parseEndStatuses(root) }
+        if let format = try root.string("bodyFormat") {
+            guard let known = BodyFormat(rawValue: format.lowercased()) else {
+                throw root.error("bodyFormat", "unknown format \"\(format)\"; use \"text\", \"html\" or \"markdown\"")
+            }
+            description.bodyFormat = known
+        }
         if let text = try root.string("sharedCache") {
             do {
                 description.sharedCache = try RedisAddress(parsing: text)

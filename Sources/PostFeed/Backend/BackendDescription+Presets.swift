@@ -18,6 +18,8 @@ extension BackendDescription {
     ///   `{first, prev, next, last, pages, items, data}`; ends on `next:null`.
     /// - `dummyjson`: DummyJSON. `GET /posts?limit=M&skip=S`, body `{posts, total, skip, limit}`;
     ///   ends on the total reached or a short page.
+    /// - `wordpress`, `mastodon`, `hackernews`, `reddit`, `ghost`, `lemmy`, `discourse`,
+    ///   `forem`: real APIs as documented (see `BackendDescription+APIPresets.swift`).
     ///
     /// ```swift
     /// let backend = try BackendDescription.preset("dummyjson", baseURL: URL(string: "https://dummyjson.com")!)
@@ -27,6 +29,7 @@ extension BackendDescription {
         if let problem = baseURLProblem(baseURL) {
             throw BackendConfigurationError(file: nil, field: "baseURL", message: problem)
         }
+        if let api = apiPreset(name.lowercased(), baseURL: baseURL) { return api }
         switch name.lowercased() {
         case "postfeed":
             return BackendDescription(

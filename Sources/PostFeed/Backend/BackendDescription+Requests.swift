@@ -8,7 +8,7 @@ extension BackendDescription {
         case .pageNumber: .number(1)
         case .offset: .offset(0)
         case .cursor: .cursor(nil)
-        case .linkHeader: .link(nil)
+        case .linkHeader, .nextURL: .link(nil)
         }
     }
 
@@ -21,7 +21,7 @@ extension BackendDescription {
         case .offset:
             let (offset, overflow) = (number - 1).multipliedReportingOverflow(by: max(1, pageSize))
             return overflow ? nil : .offset(offset)
-        case .cursor, .linkHeader: return nil
+        case .cursor, .linkHeader, .nextURL: return nil
         }
     }
 
@@ -93,20 +93,25 @@ extension BackendDescription {
         var parameters: [(String, String)] = []
         switch (pagination, key) {
         case (.pageNumber(let page, let limitName), .number(let number)) where number >= 1:
-            parameters = [(page, String(number)), (limitName, limit)]
+            // Keys count from 1; the backend may count from 0 (`firstPageNumber`).
+            parameters = [(page, String(PlaceConverter.saturatingAdd(number - 1, firstPageNumber))), (limitName, limit)]
         case (.offset(let offset, let limitName), .offset(let skip)) where skip >= 0:
             parameters = [(limitName, limit), (offset, String(skip))]
         case (.cursor(let cursorName, let limitName, _), .cursor(let cursor)):
             if let cursor { parameters.append((cursorName, cursor)) }
             parameters.append((limitName, limit))
-        case (.linkHeader(let limitName), .link(nil)):
+        case (.linkHeader(let limitName), .link(nil)), (.nextURL(_, let limitName), .link(nil)):
             if let limitName { parameters.append((limitName, limit)) }
-        case (.linkHeader, .link(let url?)):
+        case (.linkHeader, .link(let url?)), (.nextURL, .link(let url?)):
             return linkURL(url)
         default:
             throw RepositoryError(
                 .badConfiguration, url: postsURL, page: key,
                 message: "\(key) cannot be requested from backend \(name), which pages by \(pagination.summary)")
+        }
+        // A fixed page size has no parameter to carry it.
+        if fixedPageSize != nil, let limitName = pagination.limitParameter {
+            parameters.removeAll { $0.0 == limitName }
         }
         guard let base = postsURL, let url = Self.appending(parameters, to: base) else {
             throw RepositoryError(
@@ -164,6 +169,7 @@ extension PaginationStyle {
         case .offset(let offset, let limit): "offsets (\(offset), \(limit))"
         case .cursor(let cursor, let limit, _): "cursors (\(cursor), \(limit))"
         case .linkHeader: "Link header"
+        case .nextURL(let field, _): "the next URL in \"\(field)\""
         }
     }
 }

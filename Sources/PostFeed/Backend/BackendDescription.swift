@@ -49,6 +49,20 @@ public struct BackendDescription: Sendable, Hashable {
     /// streams in, with an error naming the page, its URL and this bound: a server that
     /// ignores the page size cannot make a run hold its whole list in memory.
     public var maximumPageBodySize: Int
+    /// The number the backend gives its first page in the `page` style: 1 (the default),
+    /// or 0 (Algolia's Hacker News search, Discourse). Page keys stay 1-based everywhere
+    /// (``PageKey/number(_:)``, `page N`, list state); only the request says `page=0`.
+    /// A config file's `pagination.first`.
+    public var firstPageNumber = 1
+    /// The page size when the server has one and no parameter to change it (Discourse's
+    /// 30): no page-size parameter is sent, and a reader's page size is not used. `nil`:
+    /// the reader chooses. A config file's `pageSize`.
+    public var fixedPageSize: Int?
+    /// Error statuses that mean the list has ended (``EndStatus``), as WordPress's `400`
+    /// past the last page. A config file's `endStatus`.
+    public var endStatuses: [EndStatus] = []
+    /// What the post bodies are written in. A config file's `bodyFormat`.
+    public var bodyFormat: BodyFormat = .text
 
     /// A description with every part given; its ``identity`` is derived (``fixedIdentity``
     /// is `nil`).

@@ -13,6 +13,22 @@ public enum BackendPreset: String, Sendable, Hashable, CaseIterable, CustomStrin
     case jsonServerV1 = "json-server-v1"
     /// DummyJSON: `limit`/`skip`, `{posts, total, skip, limit}`.
     case dummyJSON = "dummyjson"
+    /// WordPress REST API v2 (`/wp-json/wp/v2/posts`).
+    case wordpress
+    /// Mastodon's public timeline, or the timeline the base URL names.
+    case mastodon
+    /// Hacker News through Algolia's search API.
+    case hackernews
+    /// A subreddit's `/new.json`.
+    case reddit
+    /// Ghost's Content API (the `key` in the base URL's query).
+    case ghost
+    /// Lemmy API v3.
+    case lemmy
+    /// Discourse's `/latest.json`.
+    case discourse
+    /// Forem (dev.to) `/api/articles`.
+    case forem
 
     /// The name, e.g. `json-server-v1`.
     public var description: String { rawValue }

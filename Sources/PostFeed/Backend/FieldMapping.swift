@@ -20,6 +20,10 @@ public struct FieldMapping: Sendable, Hashable {
     public var createdAt: [String]
     /// A number.
     public var popularity: [String]
+    /// When no title field holds a non-empty string, the title is the first line of the
+    /// body's text (read as ``BackendDescription/bodyFormat`` says), cut to 100 characters:
+    /// a Mastodon status has no title. In a config file: `"fields": {"titleFromBody": true}`.
+    public var titleFromBody = false
 
     /// Each part's field names, in the order they are tried; the defaults read PostFeed,
     /// JSONPlaceholder and DummyJSON posts.

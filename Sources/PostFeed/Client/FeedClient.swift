@@ -76,6 +76,8 @@ public final class FeedClient: Sendable {
             telemetry: FeedTelemetry = .system
         ) {
             self.backend = backend
+            // A backend with a fixed page size (Discourse's 30) has it whatever is asked.
+            let pageSize = backend.fixedPageSize ?? pageSize
             self.pageSize = pageSize
             self.cacheLocation = cacheLocation
             self.http = http ?? HTTPClient.Configuration(maximumConnectionsPerHost: FeedClient.connectionsPerHost(pageSize: pageSize))

@@ -107,6 +107,21 @@ extension HTTPPostRepository {
             underlying: underlying)
     }
 
+    /// `.pageOutOfRange` for an error status the backend sends past its last page
+    /// (``BackendDescription/endStatuses``, WordPress's `400 rest_post_invalid_page_number`);
+    /// `nil` for any other status, and for the first page, which every list has.
+    func endStatusError(_ response: HTTPResponse, subject: String, page: PageKey?) -> RepositoryError? {
+        guard !backend.endStatuses.isEmpty, let page, page != firstPageKey else { return nil }
+        let body = try? JSONValue.parse(response.body)
+        guard let end = backend.endStatuses.first(where: { $0.matches(status: response.status, body: body) }) else { return nil }
+        let url = response.requestURL
+        let code = end.code.map { " \($0)" } ?? ""
+        return RepositoryError(
+            .pageOutOfRange, url: url, page: page,
+            message: "\(subject) of \(url.absoluteString) is past the end of the list (HTTP \(response.status)\(code))",
+            underlying: HTTPClientError.status(response.status, url: url, body: response.body))
+    }
+
     static func hint(for status: Int, retryAfter: String? = nil) -> String {
         switch status {
         case 400: "; check the page size and the backend description"

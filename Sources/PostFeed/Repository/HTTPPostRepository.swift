@@ -113,6 +113,8 @@ public final class HTTPPostRepository: PostRepository {
         backend: BackendDescription, pageSize: Int, loader: CachedHTTPLoader, pageCache: any DataCaching,
         sharedCache: RedisCache? = nil, logger: Logger
     ) throws(RepositoryError) {
+        // A backend with a fixed page size (Discourse's 30) has it whatever is asked.
+        let pageSize = backend.fixedPageSize ?? pageSize
         try backend.validatePageSize(pageSize)
         self.backend = backend
         self.pageSize = pageSize
@@ -226,7 +228,7 @@ public final class HTTPPostRepository: PostRepository {
             // The validator refused the body: decode it again for the error.
             return try decode(body, headers: headers, url: url, key: key, start: start)
         case .status(let response):
-            let error = statusError(response, subject: subject, page: key)
+            let error = endStatusError(response, subject: subject, page: key) ?? statusError(response, subject: subject, page: key)
             if error.code == .pageOutOfRange { memory.withLock { $0.pastTheEnd[key] = error } }
             throw error
         }
@@ -234,7 +236,11 @@ public final class HTTPPostRepository: PostRepository {
 
     /// The headers a cached page is rebuilt from: `Link`, and the total's header.
     private var keptHeaders: [String] {
-        ["Link"] + (backend.total.header.map { [$0] } ?? [])
+        let pageCountHeaders = backend.endSignals.compactMap { signal -> String? in
+            if case .pageCountHeader(let name) = signal { return name }
+            return nil
+        }
+        return ["Link"] + (backend.total.header.map { [$0] } ?? []) + pageCountHeaders
     }
 
     /// Posts before page `key`: from the key (page, offset, first page) or from walking.

@@ -60,15 +60,68 @@ public enum JSONValue: Sendable {
     }
 
     /// Follows a dotted path (`meta.total`), trying the whole path as one key first so
-    /// keys that contain dots still work.
+    /// keys that contain dots still work. A component of decimal digits indexes an array
+    /// from 0 (`_embedded.author.0.name`, `preview.images.0.source.url`); on an object it
+    /// is a key like any other.
     public func value(atPath path: String) -> JSONValue? {
         if let direct = self[path] { return direct }
         var current = self
         for component in path.split(separator: ".", omittingEmptySubsequences: false) {
-            guard let next = current[String(component)] else { return nil }
+            guard let next = current.child(component) else { return nil }
             current = next
         }
         return current
+    }
+
+    /// Why ``value(atPath:)`` finds nothing at `path`, in words for a message: `"wp:featuredmedia"
+    /// missing`, `index 2 out of range (an array of 1 at "media_attachments")`,
+    /// `"author" is a string, not an object or array`; `nil` when a value is there.
+    public func missingReason(atPath path: String) -> String? {
+        if self[path] != nil { return nil }
+        var current = self
+        var walked: [Substring] = []
+        for component in path.split(separator: ".", omittingEmptySubsequences: false) {
+            let here = walked.isEmpty ? "the item" : "\"\(walked.joined(separator: "."))\""
+            switch current {
+            case .array(let elements):
+                guard let index = Self.arrayIndex(component) else {
+                    return "\(here) is an array, and \"\(component)\" is no index (indices are 0, 1, …)"
+                }
+                guard index < elements.count else {
+                    return "index \(component) out of range (\(here) is an array of \(elements.count))"
+                }
+                current = elements[index]
+            case .object:
+                guard let next = current[String(component)] else {
+                    return "\"\(walked.isEmpty ? component : walked.joined(separator: ".") + "." + component)\" missing"
+                }
+                current = next
+            default:
+                return "\(here) is \(current.typeDescription), not an object or array"
+            }
+            walked.append(component)
+        }
+        return nil
+    }
+
+    /// The member or element a path component names: an object's member, or an array's
+    /// element when the component is an index.
+    private func child(_ component: Substring) -> JSONValue? {
+        switch self {
+        case .object: return self[String(component)]
+        case .array(let elements):
+            guard let index = Self.arrayIndex(component), index < elements.count else { return nil }
+            return elements[index]
+        default: return nil
+        }
+    }
+
+    /// A path component as an array index: 1 to 9 decimal digits (no sign, no space).
+    static func arrayIndex(_ component: Substring) -> Int? {
+        guard !component.isEmpty, component.utf8.count <= 9, component.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return nil
+        }
+        return Int(component)
     }
 
     /// `true` for `null`.

@@ -19,6 +19,10 @@ enum FixtureApplication {
             JSONServerV1Routes(items: state.peerData?.items ?? []).register(on: router)
         case .dummyJSON:
             DummyJSONRoutes(items: state.peerData?.items ?? []).register(on: router)
+        case .wordpress, .mastodon, .hackernews, .reddit, .ghost, .lemmy, .discourse, .forem:
+            if let recordings = state.recordings {
+                router.add(middleware: RecordedAPIMiddleware(recordings: recordings, state: state))
+            }
         }
         if state.configuration.enablesTestRoutes {
             TestRoutes(state: state).register(on: router)

@@ -10,6 +10,8 @@ final class FixtureServerState: Sendable {
     let images: ImageCatalog
     /// The flavor's dataset, for every flavor but ``BackendFlavor/postFeed``.
     let peerData: PeerDataset?
+    /// The recorded responses of a real API (``BackendFlavor/recordedAPI``); `nil` otherwise.
+    let recordings: APIRecordings?
     let requestLog = RequestLog()
     /// Posts revised since start (`/test/revise`): their titles, bodies and `ETag`s changed.
     let revisions = PostRevisions()
@@ -29,7 +31,13 @@ final class FixtureServerState: Sendable {
         }
         self.configuration = configuration
         self.images = try ImageCatalog.load(fixturesDirectory: configuration.fixturesDirectory)
+        self.recordings = try configuration.flavor.recordedAPI.map {
+            try APIRecordings.load(configuration.fixturesDirectory.appendingPathComponent("apis/\($0)", isDirectory: true))
+        }
         switch configuration.flavor {
+        case .wordpress, .mastodon, .hackernews, .reddit, .ghost, .lemmy, .discourse, .forem:
+            self.posts = PostCatalog(posts: [])
+            self.peerData = nil
         case .postFeed:
             self.posts = try PostCatalog.load(fixturesDirectory: configuration.fixturesDirectory)
             self.peerData = nil

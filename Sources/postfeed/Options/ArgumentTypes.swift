@@ -18,6 +18,14 @@ extension BackendPreset {
         case .jsonServer: .jsonServer017
         case .jsonServerV1: .jsonServerV1
         case .dummyJSON: .dummyJSON
+        case .wordpress: .wordpress
+        case .mastodon: .mastodon
+        case .hackernews: .hackernews
+        case .reddit: .reddit
+        case .ghost: .ghost
+        case .lemmy: .lemmy
+        case .discourse: .discourse
+        case .forem: .forem
         }
     }
 }

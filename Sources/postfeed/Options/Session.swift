@@ -55,7 +55,9 @@ struct Session {
             do {
                 let started = try await Self.startBuiltInBackend(flavor: options.api.fixtureFlavor)
                 server = started
-                baseURL = started.baseURL
+                // A recorded API's requests were recorded under a subreddit or with a key.
+                let suffix = options.api.fixtureFlavor.recordedBaseURLSuffix
+                baseURL = suffix.isEmpty ? started.baseURL : URL(string: started.baseURL.absoluteString + suffix)
             } catch {
                 throw CLIError("cannot start the built-in fixture backend: \(error); pass --base-url to use another backend")
             }
@@ -72,6 +74,9 @@ struct Session {
         } catch {
             await server?.shutdown()
             throw CLIError(RecoveryAdvice.message(for: error))
+        }
+        if let fixed = backend.fixedPageSize, options.pageSize != fixed, options.pageSize != BackendDescription.defaultPageSize {
+            Logger(label: "postfeed").warning("--page-size \(options.pageSize) is not used: backend \(backend.name) sends pages of \(fixed)")
         }
         // The built-in backend is the same data whatever port it got: one identity for it,
         // so state saved by one run is restored by the next.

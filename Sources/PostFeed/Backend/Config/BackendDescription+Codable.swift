@@ -41,6 +41,19 @@ extension BackendDescription: Codable {
             "maximumPageBytes": .integer(maximumPageBodySize),
         ]
         if let fixedIdentity { object["identity"] = .string(fixedIdentity) }
+        if let fixedPageSize { object["pageSize"] = .integer(fixedPageSize) }
+        if !endStatuses.isEmpty {
+            object["endStatus"] = .array(endStatuses.map { end in
+                var members: [String: JSONValue] = ["status": .integer(end.status)]
+                if let code = end.code { members["code"] = .string(code) }
+                return .object(members)
+            })
+        }
+        if bodyFormat != .text { object["bodyFormat"] = .string(bodyFormat.rawValue) }
+        if firstPageNumber != 1, case .object(var members) = object["pagination"] {
+            members.append((key: "first", value: .integer(firstPageNumber)))
+            object["pagination"] = .object(members)
+        }
         if let requestTimeout { object["timeout"] = .double(requestTimeout) }
         if let sharedCache { object["sharedCache"] = .string(sharedCache.description) }
         var total: [String: JSONValue] = [:]
@@ -65,6 +78,8 @@ extension PaginationStyle {
             ])
         case .linkHeader(let limit):
             .object(["style": .string("link"), "limit": limit.map(JSONValue.string) ?? .null])
+        case .nextURL(let field, let limit):
+            .object(["style": .string("nextURL"), "field": .string(field), "limit": limit.map(JSONValue.string) ?? .null])
         }
     }
 }
@@ -77,6 +92,9 @@ extension EndSignal {
         case .shortPage: .string("shortPage")
         case .flagFalse(let field): .object(["flagFalse": .string(field)])
         case .fieldNull(let field): .object(["fieldNull": .string(field)])
+        case .fieldMissing(let field): .object(["fieldMissing": .string(field)])
+        case .pageCountField(let field): .object(["pageCountField": .string(field)])
+        case .pageCountHeader(let name): .object(["pageCountHeader": .string(name)])
         }
     }
 }
@@ -84,9 +102,11 @@ extension EndSignal {
 extension FieldMapping {
     var configurationJSON: JSONValue {
         func list(_ names: [String]) -> JSONValue { .array(names.map(JSONValue.string)) }
-        return .object([
+        var members: [String: JSONValue] = [
             "id": list(id), "title": list(title), "body": list(body), "author": list(author),
             "image": list(image), "createdAt": list(createdAt), "popularity": list(popularity),
-        ])
+        ]
+        if titleFromBody { members["titleFromBody"] = .bool(true) }
+        return .object(members)
     }
 }

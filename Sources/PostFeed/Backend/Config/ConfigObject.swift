@@ -52,6 +52,20 @@ struct ConfigObject {
         return text.trimmingCharacters(in: .whitespaces)
     }
 
+    /// `true` or `false`, or `nil` when absent or null.
+    func bool(_ key: String) throws(BackendConfigurationError) -> Bool? {
+        guard let value = members[key], !value.isNull else { return nil }
+        guard case .bool(let flag) = value else { throw error(key, "expected true or false, got \(value.typeDescription)") }
+        return flag
+    }
+
+    /// A field path (``FieldPath``): a non-empty string whose syntax can be followed.
+    func fieldPath(_ key: String) throws(BackendConfigurationError) -> String? {
+        guard let path = try string(key) else { return nil }
+        if let problem = FieldPath.problem(path) { throw error(key, problem) }
+        return path
+    }
+
     func integer(_ key: String) throws(BackendConfigurationError) -> Int? {
         guard let value = members[key], !value.isNull else { return nil }
         if case .number(let literal) = value {

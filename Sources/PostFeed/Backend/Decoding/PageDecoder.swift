@@ -128,15 +128,16 @@ struct PageDecoder: Sendable {
                 "its Link header could not be read (\(shown.count > 120 ? shown.prefix(120) + "…" : shown)); "
                     + "the list may go on past this page")
         }
+        let pageCount = pageCount(json: json, headers: headers)
         let ended = decoded.isEmpty
             || endSignalled(
                 json: json, links: links, hasLinkHeader: !links.links.isEmpty, count: decodedCount, start: start,
-                total: total)
+                total: total, number: number, pageCount: pageCount)
         return Page(
             key: key, posts: decoded,
-            nextKey: ended ? nil : nextKey(after: key, json: json, links: links, count: decodedCount),
+            nextKey: ended ? nil : nextKey(after: key, json: json, links: links, count: decodedCount, url: url),
             totalCount: total, number: number,
-            totalPages: total.map { $0 == 0 ? 0 : PlaceConverter.page(forPosition: $0, pageSize: pageSize) },
+            totalPages: total.map { $0 == 0 ? 0 : PlaceConverter.page(forPosition: $0, pageSize: pageSize) } ?? pageCount,
             sentPostCount: kept < items.count ? items.count : nil, decodingProblems: problems)
     }
 
@@ -177,11 +178,31 @@ struct PageDecoder: Sendable {
         return nil
     }
 
+    /// The number of pages when a page-count end signal reads one (`nbPages`,
+    /// `X-WP-TotalPages`); `nil` otherwise.
+    func pageCount(json: JSONValue, headers: HTTPHeaders) -> Int? {
+        for signal in backend.endSignals {
+            switch signal {
+            case .pageCountField(let field):
+                if let count = json.value(atPath: field)?.integerValue, count >= 0 { return count }
+            case .pageCountHeader(let name):
+                if let value = headers[name], let count = Int(value.trimmingCharacters(in: .whitespaces)), count >= 0 {
+                    return count
+                }
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// Whether this page ends the list. Explicit facts decide: `hasMore`-style flags, a
     /// next cursor or `next` field, a `Link` header that is present (with or without
     /// `rel="next"`), the total reached. Only when none of them is present does the
     /// short-page heuristic apply. A missing header or field is no signal either way.
-    private func endSignalled(json: JSONValue, links: LinkHeader, hasLinkHeader: Bool, count: Int, start: Int?, total: Int?) -> Bool {
+    private func endSignalled(
+        json: JSONValue, links: LinkHeader, hasLinkHeader: Bool, count: Int, start: Int?, total: Int?, number: Int?,
+        pageCount: Int?
+    ) -> Bool {
         var facts: [Bool] = []
         var shortPage = false
         for signal in backend.endSignals {
@@ -194,6 +215,10 @@ struct PageDecoder: Sendable {
                 if case .bool(let value)? = json.value(atPath: field) { facts.append(!value) }
             case .fieldNull(let field):
                 if let value = json.value(atPath: field) { facts.append(value.isNull) }
+            case .fieldMissing(let field):
+                facts.append(json.value(atPath: field)?.isNull ?? true)
+            case .pageCountField, .pageCountHeader:
+                if let number, let pageCount { facts.append(number >= pageCount) }
             case .shortPage:
                 shortPage = count < pageSize
             }
@@ -202,8 +227,15 @@ struct PageDecoder: Sendable {
     }
 
     /// The key after `key`; `nil` when the style has no next page to offer (no cursor, no link).
-    private func nextKey(after key: PageKey, json: JSONValue, links: LinkHeader, count: Int) -> PageKey? {
+    private func nextKey(after key: PageKey, json: JSONValue, links: LinkHeader, count: Int, url: URL) -> PageKey? {
         switch (backend.pagination, key) {
+        case (.nextURL(let field, _), .link):
+            guard case .string(let text)? = json.value(atPath: field),
+                  !text.trimmingCharacters(in: .whitespaces).isEmpty,
+                  let next = URL(string: text.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL,
+                  let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
+            else { return nil }
+            return .link(next)
         case (_, .number(let number)):
             // Numbers and offsets come from the network: saturate, never trap.
             return .number(PlaceConverter.saturatingAdd(number, 1))

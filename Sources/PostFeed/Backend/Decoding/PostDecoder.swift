@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedFormats
 
 /// Turns one item of a page body into a ``Post`` with a ``FieldMapping``.
 ///
@@ -19,8 +20,12 @@ struct PostDecoder: Sendable {
     let imageRoot: String
     let imageQuery: String?
 
+    /// What bodies are written in, for a title taken from the body.
+    let bodyFormat: BodyFormat
+
     init(fields: FieldMapping, backend: BackendDescription) {
         self.fields = fields
+        self.bodyFormat = backend.bodyFormat
         self.imageRoot = backend.rootURLText
         self.imageQuery = backend.baseQuery
     }
@@ -43,7 +48,13 @@ struct PostDecoder: Sendable {
             throw FieldProblem(message: "expected an object, got \(item.typeDescription)")
         }
         let id = try identifier(fields.id, in: item)
-        let title = try required(fields.title, in: item, expected: "a string", Self.text)
+        var title: String
+        if fields.titleFromBody {
+            // A title field that is absent, null or blank gives way to the body's first line.
+            title = try optional(fields.title, in: item, expected: "a string", Self.text) ?? ""
+        } else {
+            title = try required(fields.title, in: item, expected: "a string", Self.text)
+        }
         func optionalPart<T>(_ names: [String], expected: String, _ convert: (JSONValue) -> T?) -> T? {
             do {
                 return try optional(names, in: item, expected: expected, convert)
@@ -55,8 +66,13 @@ struct PostDecoder: Sendable {
         let body = optionalPart(fields.body, expected: "a string", Self.text) ?? ""
         let author = optionalPart(fields.author, expected: "a string, a user id or an object with a name", Self.author)
         let image = optionalPart(fields.image, expected: "a URL string", Self.text)
+        // "ISO-8601" stays the word (existing messages and tests); RFC 822 and epoch
+        // seconds are read too.
         let createdAt = optionalPart(fields.createdAt, expected: "an ISO-8601 date", Self.date)
         let popularity = optionalPart(fields.popularity, expected: "a finite number") { $0.doubleValue.flatMap { $0.isFinite ? $0 : nil } }
+        if fields.titleFromBody, title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            title = firstLine(of: body)
+        }
         return Post(
             id: id, title: title, body: body, author: author?.isEmpty == false ? author : nil,
             imageURL: image.flatMap(resolveImageURL), createdAt: createdAt, popularity: popularity)
@@ -66,8 +82,14 @@ struct PostDecoder: Sendable {
     /// empty or unresolvable text is kept as it is, so the reader is told the image is
     /// unavailable instead of nothing (``FeedClient/image(for:priority:)``).
     func resolveImageURL(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return "" }
+        // Reddit sends image URLs HTML-escaped (`…?width=640&amp;s=…`); `&amp;` is never
+        // meant literally in a URL.
+        if trimmed.contains("&amp;") { trimmed = trimmed.replacingOccurrences(of: "&amp;", with: "&") }
+        // A bare word is a placeholder, not a file (Reddit's thumbnail `self`, `default`,
+        // `nsfw`, `spoiler`): no image.
+        if !trimmed.contains("/"), !trimmed.contains(".") { return nil }
         if let absolute = URL(string: trimmed), absolute.scheme != nil { return absolute.absoluteString }
         // Resolve against the base URL as a folder, so `images/a.png` under `http://h/v1`
         // is `http://h/v1/images/a.png` while `/images/a.png` stays at the root. The image
@@ -82,14 +104,31 @@ struct PostDecoder: Sendable {
         return components.url?.absoluteString
     }
 
+    /// The first line of `body`'s text, as a reader sees it (HTML and Markdown rendered),
+    /// cut to ``titleLength`` characters with `…`; empty when the body has no text.
+    func firstLine(of body: String) -> String {
+        let text: String =
+            switch bodyFormat {
+            case .text: body
+            case .html: HTMLText.render(body).body
+            case .markdown: MarkdownText.render(body).body
+            }
+        let line = text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { !$0.isEmpty } ?? ""
+        return line.count > Self.titleLength ? line.prefix(Self.titleLength - 1) + "…" : line
+    }
+
+    /// The longest title taken from a body.
+    static let titleLength = 100
+
     // MARK: Field lookup
 
     private func required<T>(
         _ names: [String], in item: JSONValue, expected: String, outOfRange: String? = nil, _ convert: (JSONValue) -> T?
     ) throws(FieldProblem) -> T {
         guard let value = try optional(names, in: item, expected: expected, outOfRange: outOfRange, convert) else {
-            let tried = names.count > 1 ? " (tried \(names.map { "\"\($0)\"" }.joined(separator: ", ")))" : ""
-            throw FieldProblem(message: "field \"\(names.first ?? "?")\" missing\(tried)")
+            throw FieldProblem(message: Self.missing(names, in: item))
         }
         return value
     }
@@ -105,8 +144,18 @@ struct PostDecoder: Sendable {
                 throw FieldProblem(message: "field \"\(name)\" \(error.message)")
             }
         }
+        throw FieldProblem(message: Self.missing(names, in: item))
+    }
+
+    /// `field "title" missing (tried "title", "name")`; for a path that stops at an array
+    /// or a value of another type, why: `field "media.2.url": index 2 out of range (…)`.
+    private static func missing(_ names: [String], in item: JSONValue) -> String {
         let tried = names.count > 1 ? " (tried \(names.map { "\"\($0)\"" }.joined(separator: ", ")))" : ""
-        throw FieldProblem(message: "field \"\(names.first ?? "?")\" missing\(tried)")
+        let first = names.first ?? "?"
+        if let reason = item.missingReason(atPath: first), !reason.hasSuffix("missing") {
+            return "field \"\(first)\" missing: \(reason)\(tried)"
+        }
+        return "field \"\(first)\" missing\(tried)"
     }
 
     /// The first of `names` present and not null, converted; throws naming the field when
@@ -165,7 +214,16 @@ struct PostDecoder: Sendable {
             // Trimming goes through NSString on Linux: only when an end is white space.
             let padded = (text.unicodeScalars.first?.properties.isWhitespace ?? false)
                 || (text.unicodeScalars.last?.properties.isWhitespace ?? false)
-            return Post.parseDate(padded ? text.trimmingCharacters(in: .whitespaces) : text)
+            let trimmed = padded ? text.trimmingCharacters(in: .whitespaces) : text
+            // ISO-8601 with a zone first (the common case, fast); then RFC 3339 without a
+            // zone (UTC: WordPress's `date_gmt`, older Lemmy), RFC 822 (feeds), and epoch
+            // seconds written as a string.
+            if let date = Post.parseDate(trimmed) ?? FeedDate.parseRFC3339(trimmed) { return date }
+            if let first = trimmed.utf8.first, !(0x30...0x39).contains(first) { return FeedDate.parseRFC822(trimmed) }
+            if trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E }), Double(trimmed) != nil {
+                return date(.number(trimmed))
+            }
+            return FeedDate.parseRFC822(trimmed)
         case .number:
             guard let seconds = value.doubleValue else { return nil }
             return Date(timeIntervalSince1970: seconds > 100_000_000_000 ? seconds / 1000 : seconds)
