@@ -148,6 +148,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The smallest service on the core alone: CoreLinkageTests runs `ldd` on it.
+        .executableTarget(
+            name: "postfeed-core-probe",
+            dependencies: ["PostFeed"],
+            path: "Tests/CoreLinkProbe",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         // Child processes for the suites: posix_spawn and waitpid, not Foundation's
         // `Process`, whose `run()` crashes under parallel suites in Swift 6.3.1.
@@ -180,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "PostFeedTests",
             dependencies: [
-                "PostFeed", "PostFeedImaging", "PostFeedServer", "SuiteSupport",
+                "PostFeed", "PostFeedImaging", "PostFeedServer", "SuiteSupport", "postfeed-core-probe",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
