@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedServer
 import SuiteSupport
 import Testing
 
@@ -33,6 +34,21 @@ struct CoreLinkageTests {
         let folders = try FileManager.default.contentsOfDirectory(atPath: root.path)
         #expect(folders.contains("ImageCache") && folders.contains("PageCache"))
         #expect(!folders.contains("ThumbnailCache"), "folders: \(folders)")
+    }
+
+    @Test("top-level code walks every page and reads two with readPages, on PostFeed alone")
+    func probeWalksPagesFromTopLevelCode() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("postfeed-probe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await RunningFixtureServer.withRunning { server in
+            let result = try await Self.run(try Self.probe(), [root.path, server.baseURL.absoluteString])
+            #expect(result.status == 0, "\(result.output)")
+            // Every fixture post once, 10 per page.
+            let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/posts.json")
+            let total = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures)) as? [Any]).count
+            #expect(result.output.hasPrefix("pages \((total + 9) / 10) posts \(total) handed 1,2"), "\(result.output)")
+        }
     }
 
     /// `postfeed-core-probe`, built beside this test bundle (a dependency of the test target).
