@@ -25,7 +25,8 @@ struct FeedClientServiceTests {
             let group = ServiceGroup(configuration: ServiceGroupConfiguration(
                 services: [.init(service: client)], logger: Logger(label: "service-test")))
             let running = Task { try await group.run() }
-            #expect(await FeedTestSupport.eventually { client.http.isStarted }, "run() did not start the engine")
+            let started = await FeedTestSupport.eventually { client.http.isStarted }
+            #expect(started, "run() did not start the engine")
 
             // When a page is requested and, while the server holds it, shutdown begins
             let pageKey = try #require(client.repository.pageKey(forPageNumber: 2))
@@ -36,7 +37,8 @@ struct FeedClientServiceTests {
                     return .failure(error)
                 }
             }
-            #expect(await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) >= 1 })
+            let requested = await FeedTestSupport.eventually { FeedTestSupport.listRequests(server) >= 1 }
+            #expect(requested)
             await group.triggerGracefulShutdown()
             try await running.value
 
@@ -65,7 +67,8 @@ struct FeedClientServiceTests {
             let group = ServiceGroup(configuration: ServiceGroupConfiguration(
                 services: [.init(service: client)], logger: Logger(label: "service-test")))
             let running = Task { try await group.run() }
-            #expect(await FeedTestSupport.eventually { client.http.isStarted })
+            let started = await FeedTestSupport.eventually { client.http.isStarted }
+            #expect(started)
             _ = try await client.repository.page(client.repository.firstPageKey)
             running.cancel()
             _ = await running.result

@@ -14,7 +14,8 @@ struct StatelessCallTests {
     func pageByNumber() async throws {
         try await FeedTestSupport.withClient { client, _, _ in
             let page = try await client.page(2)
-            #expect(page.posts.map(\.id) == (11...20).map { PostID($0) })
+            let expected = (11...20).map { PostID($0) }
+            #expect(page.posts.map(\.id) == expected)
 
             // `do throws(RepositoryError)`: the code is there without a cast.
             var codes: [RepositoryError.Code] = []
@@ -101,9 +102,12 @@ struct StatelessCallTests {
             _ = try? await client.post(id: 999_999, logger: logger)
         }
         let lines = records.lines.withLock { $0 }
-        #expect(lines.contains { $0.message == "page 3: asked" && $0.metadata["request-id"] == "r-7" && $0.metadata["page"] == "3" })
-        #expect(lines.contains { $0.message.hasPrefix("page 3: answered in ") })
-        #expect(lines.contains { $0.message.hasPrefix("post 999999: failed after ") && $0.metadata["post-id"] == "999999" })
+        let asked = lines.contains { $0.message == "page 3: asked" && $0.metadata["request-id"] == "r-7" && $0.metadata["page"] == "3" }
+        let answered = lines.contains { $0.message.hasPrefix("page 3: answered in ") }
+        let failed = lines.contains { $0.message.hasPrefix("post 999999: failed after ") && $0.metadata["post-id"] == "999999" }
+        #expect(asked, "\(lines.map(\.message))")
+        #expect(answered, "\(lines.map(\.message))")
+        #expect(failed, "\(lines.map(\.message))")
     }
 }
 
@@ -149,7 +153,8 @@ struct PagesIsolationTests {
                 first = page.posts.map(\.id)
                 break
             }
-            #expect(first == (21...30).map { PostID($0) })
+            let expected = (21...30).map { PostID($0) }
+            #expect(first == expected)
         }
         try await FeedTestSupport.withClient(preset: "postfeed-cursor") { client, _, _ in
             var ids: [PostID] = []
