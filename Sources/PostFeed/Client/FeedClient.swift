@@ -294,6 +294,8 @@ public final class FeedClient: Sendable {
     /// `shutdown()` flushed both caches' write queues first; a straggler that reached a
     /// queue late can still make the removal fail, so flush again and retry.
     private func remove(_ folder: URL) async {
+        // A second shutdown (run() under a ServiceGroup, then withFeedClient's) finds it gone.
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }
         for attempt in 1...3 {
             do {
                 try FileManager.default.removeItem(at: folder)
