@@ -13,8 +13,9 @@ POSTFEED := .build/debug/postfeed
 
 .PHONY: run test build release deps test-deps lint-tests bench bench-browse fixtures clean
 
-# libcurl for HTTP; the image decoders and chafa for previews (PostFeedImaging); hiredis
-# for the shared cache tier (PostFeedCache's RedisCache); libxml2 for the feed and HTML
+# libcurl for HTTP; the image decoders and chafa for previews (PostFeedImaging, under the
+# PostFeedPreview product); hiredis
+# for the shared cache tier (PostFeedRedis's RedisCache); libxml2 for the feed and HTML
 # parsers (PostFeedFormats).
 # libchafa-dev's chafa.pc requires glib-2.0 but Debian's package does not depend on it.
 DEPS_PACKAGES := libcurl4-openssl-dev libssl-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev libhiredis-dev libxml2-dev

@@ -12,7 +12,13 @@ let package = Package(
     name: "PostFeed",
     platforms: [.macOS(.v15)],
     products: [
+        // The core a service links: `import PostFeed` alone reaches the models and the HTTP
+        // and cache settings; no terminal, image-decoding or Redis library.
         .library(name: "PostFeed", targets: ["PostFeed"]),
+        // Terminal previews of images (decoders, libchafa, thumbnails), plugged into a client.
+        .library(name: "PostFeedPreview", targets: ["PostFeedPreview"]),
+        // The shared cache tier on Redis (hiredis), plugged into a client.
+        .library(name: "PostFeedRedis", targets: ["PostFeedRedis"]),
         .library(name: "PostFeedModels", targets: ["PostFeedModels"]),
         .library(name: "PostFeedHTTP", targets: ["PostFeedHTTP"]),
         .library(name: "PostFeedCache", targets: ["PostFeedCache"]),
@@ -72,8 +78,12 @@ let package = Package(
             dependencies: ["CTurboJPEG", "CPNG", "CWebP", "CGIF", "CChafa"],
             swiftSettings: swiftSettings
         ),
-        // hiredis for the shared cache tier (RedisCache), imported by PostFeedCache only.
-        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+        // hiredis for the shared cache tier (RedisCache), imported by PostFeedRedis only.
+        // No pkgConfig: hiredis.pc's cflags carry `-D_FILE_OFFSET_BITS=64`, which SwiftPM
+        // drops with a "prohibited flag(s)" warning on every build of every package that
+        // resolves this one (issue 31); the shim includes <hiredis/hiredis.h> and the module
+        // map links `hiredis`, all the .pc file gave.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         // CRC-32C for the disk cache's entry checksums, on the CPU's CRC instruction.
         .target(name: "CChecksum"),
         // SHA-256 of cache keys from OpenSSL's libcrypto, which libcurl already links
@@ -84,7 +94,6 @@ let package = Package(
             name: "PostFeedCache",
             dependencies: [
                 "CChecksum",
-                "CHiredis",
                 "CLibCrypto",
             ],
             swiftSettings: swiftSettings
@@ -108,14 +117,32 @@ let package = Package(
                 "PostFeedFormats",
                 "PostFeedHTTP",
                 "PostFeedCache",
-                "PostFeedImaging",
                 .product(name: "Logging", package: "swift-log"),
+                // `FeedClient: Service`: run in a ServiceGroup, drained on graceful shutdown.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Counters, timers and gauges of the cached-HTTP path and the image pipeline;
                 // a span per page and image load, its context injected into requests.
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // Image previews for a terminal: the decoders and libchafa (PostFeedImaging) and the
+        // thumbnail cache, plugged into a FeedClient as `ImagePreviews()`.
+        .target(
+            name: "PostFeedPreview",
+            dependencies: [
+                "PostFeed",
+                "PostFeedImaging",
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The shared cache tier on Redis: RedisCache, a SharedDataCaching the core talks to.
+        .target(
+            name: "PostFeedRedis",
+            dependencies: ["PostFeedCache", "CHiredis"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -133,6 +160,8 @@ let package = Package(
             name: "postfeed",
             dependencies: [
                 "PostFeed",
+                "PostFeedPreview",
+                "PostFeedRedis",
                 "PostFeedImaging",
                 "PostFeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -148,6 +177,14 @@ let package = Package(
             name: "cache-stress",
             dependencies: ["PostFeedCache"],
             path: "Tests/CacheStress",
+            swiftSettings: swiftSettings
+        ),
+
+        // The smallest service on the core alone: CoreLinkageTests runs `ldd` on it.
+        .executableTarget(
+            name: "postfeed-core-probe",
+            dependencies: ["PostFeed"],
+            path: "Tests/CoreLinkProbe",
             swiftSettings: swiftSettings
         ),
 
@@ -183,7 +220,10 @@ let package = Package(
         .testTarget(
             name: "PostFeedTests",
             dependencies: [
-                "PostFeed", "PostFeedImaging", "PostFeedServer", "SuiteSupport",
+                "PostFeed", "PostFeedPreview", "PostFeedRedis", "PostFeedImaging", "PostFeedServer", "SuiteSupport",
+                "postfeed-core-probe",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -213,7 +253,8 @@ let package = Package(
         .testTarget(
             name: "DocSnippetTests",
             dependencies: [
-                "PostFeed", "PostFeedHTTP", "PostFeedImaging",
+                "PostFeed", "PostFeedHTTP", "PostFeedImaging", "PostFeedPreview", "PostFeedRedis",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],

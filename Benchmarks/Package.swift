@@ -67,6 +67,8 @@ let package = Package(
                 .product(name: "PostFeedCache", package: rootPackage),
                 .product(name: "PostFeedHTTP", package: rootPackage),
                 .product(name: "PostFeedImaging", package: rootPackage),
+                .product(name: "PostFeedPreview", package: rootPackage),
+                .product(name: "PostFeedRedis", package: rootPackage),
                 .product(name: "PostFeedServer", package: rootPackage),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

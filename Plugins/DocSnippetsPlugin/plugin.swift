@@ -18,8 +18,12 @@ struct DocSnippetsPlugin: BuildToolPlugin {
         var blocks = 0
         for document in documents {
             let text = (try? String(contentsOf: document, encoding: .utf8)) ?? ""
-            blocks += text.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { $0.trimmingCharacters(in: .whitespaces) == "```swift" }.count
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            // A block that starts `// Package.swift` is a manifest's part, not compiled.
+            blocks += lines.indices.filter { index in
+                lines[index].trimmingCharacters(in: .whitespaces) == "```swift"
+                    && lines.dropFirst(index + 1).first != "// Package.swift"
+            }.count
         }
         let folder = context.pluginWorkDirectoryURL
         let outputs = (0..<blocks).map { folder.appending(path: "DocSnippet\($0).swift") }

@@ -3,6 +3,7 @@ import Foundation
 import PostFeed
 import PostFeedCache
 import PostFeedHTTP
+import PostFeedRedis
 
 extension PostFeedBench {
     /// `postfeed-bench shared-hit`: a Redis hit on loopback against a local disk hit, p50,

@@ -3,6 +3,7 @@ import Foundation
 import PostFeed
 import PostFeedHTTP
 import PostFeedImaging
+import PostFeedPreview
 
 extension PostFeedBench {
     /// `postfeed-bench thumbnail`: one post's image preview through `FeedClient.preview(for:fittingIn:style:)`,
@@ -63,6 +64,7 @@ extension PostFeedBench {
             var configuration = FeedClient.Configuration(
                 backend: backend, pageSize: 20, cacheLocation: CacheLocation(root: scratch.url))
             configuration.http.retryPolicy = .never
+            configuration.plugins.append(ImagePreviews())
             let style = PreviewStyle(imageProtocol: imageProtocol, colors: .trueColor)
             let postID = post
             let runs = runs
@@ -83,14 +85,15 @@ extension PostFeedBench {
                         throw BenchError("post \(postID): a warm preview was not the stored thumbnail")
                     }
                 }
-                guard client.previews.decodeCount == 1 else {
-                    throw BenchError("post \(postID): \(client.previews.decodeCount) decodes, expected 1 (the first preview only)")
+                let decodes = client.previews?.decodeCount ?? 0
+                guard decodes == 1 else {
+                    throw BenchError("post \(postID): \(decodes) decodes, expected 1 (the first preview only)")
                 }
                 let samples = BenchSamples(warm)
                 let times = String(
                     format: "%.2f | %.3f / %.3f / %.3f", cold * 1000, samples.minimum * 1000, samples.median * 1000,
                     samples.maximum * 1000)
-                return "| \(label) | \(imageProtocol.rawValue) | \(times) | \(first.text.utf8.count) | \(client.previews.decodeCount) |"
+                return "| \(label) | \(imageProtocol.rawValue) | \(times) | \(first.text.utf8.count) | \(decodes) |"
             }
             print(row)
         }

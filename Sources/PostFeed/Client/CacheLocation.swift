@@ -5,7 +5,7 @@ import Foundation
 /// ```
 /// <root>/ImageCache/   disk image cache
 /// <root>/PageCache/    cached page responses
-/// <root>/ThumbnailCache/  rendered image previews, derived from ImageCache entries
+/// <root>/ThumbnailCache/  rendered image previews (only with PostFeedPreview's plugin)
 /// <root>/State/        one list-state file per mode
 /// ```
 public struct CacheLocation: Sendable, Hashable {
@@ -38,9 +38,6 @@ public struct CacheLocation: Sendable, Hashable {
     public var imageCache: URL { root.appendingPathComponent("ImageCache", isDirectory: true) }
     /// `<root>/PageCache/`: cached page and post responses.
     public var pageCache: URL { root.appendingPathComponent("PageCache", isDirectory: true) }
-    /// `<root>/ThumbnailCache/`: image previews rendered for one size and protocol
-    /// (``ThumbnailCache``).
-    public var thumbnailCache: URL { root.appendingPathComponent("ThumbnailCache", isDirectory: true) }
     /// `<root>/State/`: one list-state file per mode (``ListStateStore``).
     public var state: URL { root.appendingPathComponent("State", isDirectory: true) }
 

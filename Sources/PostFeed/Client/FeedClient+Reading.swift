@@ -175,8 +175,12 @@ extension FeedClient {
     /// - Throws: ``RepositoryError`` `.pageOutOfRange` for a page past the end, or for
     ///   `.next` on the last page and `.previous` on the first (nothing is saved then).
     @discardableResult
+    ///
+    /// Runs in the caller's isolation (`isolation`), so `onPage` need not be `@Sendable`:
+    /// it may touch the caller's actor state, from an actor or from top-level code.
     public func readPages(
-        _ navigation: PageNavigation, count: Int = 1, onPage: (PageReading) async throws -> Void
+        _ navigation: PageNavigation, count: Int = 1, isolation: isolated (any Actor)? = #isolation,
+        onPage: (PageReading) async throws -> Void
     ) async throws -> [String] {
         let feed = paged
         let requested: Int? = switch navigation {

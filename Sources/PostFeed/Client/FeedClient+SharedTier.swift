@@ -2,22 +2,21 @@ import Logging
 import PostFeedCache
 import Synchronization
 
-/// The shared tiers (Redis) a client puts behind its page and image disk layers
-/// (``FeedClient/Configuration/sharedCache``).
+/// The shared tiers a client puts behind its page and image disk layers
+/// (``FeedClient/Configuration/sharedCache``): made by the configured ``SharedCacheTier``
+/// (`PostFeedRedis`'s `RedisCache.Configuration`), so the core links no Redis client.
 extension FeedClient {
     /// A shared tier under `<namespace><kind namespace>` warning to the client's logger, or
     /// `nil` without a configuration. The page and image tiers share `warning`: one
     /// warning per client, whichever tier failed first.
     static func sharedTier(
-        _ configuration: RedisCache.Configuration?, namespace: String, logger: Logger, warning: SharedTierWarning
-    ) -> RedisCache? {
-        guard var shared = configuration else { return nil }
-        shared.namespace += namespace
+        _ tier: (any SharedCacheTier)?, namespace: String, logger: Logger, warning: SharedTierWarning
+    ) -> (any SharedDataCaching)? {
+        guard let tier else { return nil }
         let sharedLogger = Self.logger(logger, for: "shared-cache")
-        shared.warningHandler = { message in
+        return tier.makeSharedCache(namespace: namespace) { message in
             if warning.isFirst() { sharedLogger.warning("\(message)") }
         }
-        return RedisCache(configuration: shared)
     }
 
     /// Whether the client's shared tiers warned already.

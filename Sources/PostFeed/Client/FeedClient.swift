@@ -37,9 +37,14 @@ public final class FeedClient: Sendable {
         public var imageCache: DiskCache.Configuration
         /// The page disk layer (`<root>/PageCache`). Default size limit 64 MiB.
         public var pageCache: DiskCache.Configuration
-        /// The thumbnail disk layer (`<root>/ThumbnailCache`): rendered previews. Default
-        /// size limit 32 MiB.
-        public var thumbnailCache: DiskCache.Configuration
+        /// What to do when a disk layer's folder under the cache root cannot be used (a
+        /// read-only or missing parent, a file in the way). Default: a private temporary
+        /// folder of this client's own, with one warning (``UnusableCacheRoot``).
+        public var unusableCacheRoot: UnusableCacheRoot
+        /// What plugs into the client from products of its own, e.g. `PostFeedPreview`'s
+        /// `ImagePreviews()` (decoders, terminal previews, `<root>/ThumbnailCache`). None by
+        /// default: the core opens no folder and links no library for them.
+        public var plugins: [any FeedClientPlugin]
         /// The image memory layer and cache keys.
         public var images: ImagePipeline.Configuration
         /// Infinite scroll: prefetch threshold, window, unseen only.
@@ -48,11 +53,12 @@ public final class FeedClient: Sendable {
         public var paged: PagedFeed.Configuration
         /// Never touch the network: pages and images come from the caches only.
         public var offline: Bool
-        /// The shared cache tier behind the image and page disk layers (Redis), or `nil`
-        /// (default): memory → disk → Redis → network, for images, pages and posts. The
-        /// client puts its keys under `<namespace>images:` and `<namespace>pages:` (one
-        /// connection each) and sends the warnings to the client's logger.
-        public var sharedCache: RedisCache.Configuration?
+        /// The shared cache tier behind the image and page disk layers, or `nil` (default):
+        /// memory → disk → shared → network, for images, pages and posts. `PostFeedRedis`'s
+        /// `RedisCache.Configuration` is one (`import PostFeedRedis`). The client makes two
+        /// tiers from it, under `images:` and `pages:` (one connection each), and sends
+        /// their warnings to the client's logger.
+        public var sharedCache: (any SharedCacheTier)?
         /// Where metrics and spans go (``FeedTelemetry``): by default the global
         /// `MetricsSystem` and `InstrumentationSystem`, read when the client is built.
         public var telemetry: FeedTelemetry
@@ -67,13 +73,14 @@ public final class FeedClient: Sendable {
             http: HTTPClient.Configuration? = nil,
             imageCache: DiskCache.Configuration = FeedStorage.defaultImageCache,
             pageCache: DiskCache.Configuration = FeedStorage.defaultPageCache,
-            thumbnailCache: DiskCache.Configuration = FeedStorage.defaultThumbnailCache,
             images: ImagePipeline.Configuration = ImagePipeline.Configuration(),
             infinite: InfiniteFeed.Configuration = InfiniteFeed.Configuration(),
             paged: PagedFeed.Configuration = PagedFeed.Configuration(),
             offline: Bool = false,
-            sharedCache: RedisCache.Configuration? = nil,
-            telemetry: FeedTelemetry = .system
+            sharedCache: (any SharedCacheTier)? = nil,
+            telemetry: FeedTelemetry = .system,
+            unusableCacheRoot: UnusableCacheRoot = .fallBackToTemporaryFolder,
+            plugins: [any FeedClientPlugin] = []
         ) {
             self.backend = backend
             // A backend with a fixed page size (Discourse's 30) has it whatever is asked.
@@ -83,7 +90,8 @@ public final class FeedClient: Sendable {
             self.http = http ?? HTTPClient.Configuration(maximumConnectionsPerHost: FeedClient.connectionsPerHost(pageSize: pageSize))
             self.imageCache = imageCache
             self.pageCache = pageCache
-            self.thumbnailCache = thumbnailCache
+            self.unusableCacheRoot = unusableCacheRoot
+            self.plugins = plugins
             self.images = images
             self.infinite = infinite
             self.paged = paged
@@ -122,21 +130,18 @@ public final class FeedClient: Sendable {
     /// The image pipeline over ``imageCache``; its cache keys are scoped to the backend.
     public let images: ImagePipeline
     /// The image disk layer at ``CacheLocation/imageCache``, or, when that folder cannot be
-    /// opened, in a private temporary folder that ``shutdown()`` removes.
+    /// opened and ``Configuration/unusableCacheRoot`` allows, in this client's own temporary
+    /// folder (``fallbackCacheFolder``), which ``shutdown()`` removes.
     public let imageCache: DiskCache
     /// The page disk layer at ``CacheLocation/pageCache``, with the same fallback as
     /// ``imageCache``.
     public let pageCache: DiskCache
-    /// The thumbnail disk layer at ``CacheLocation/thumbnailCache``, with the same fallback
-    /// as ``imageCache``.
-    public let thumbnailCache: DiskCache
-    /// Image previews for a terminal, through ``thumbnailCache``: see
-    /// ``preview(for:fittingIn:style:priority:)``.
-    public let previews: ImagePreviewer
+    /// What the plugins added (``Configuration/plugins``), found with ``part(_:)``.
+    let parts: [any FeedClientPart]
     /// The shared image tier (``Configuration/sharedCache``), or `nil`.
-    public let sharedImageCache: RedisCache?
+    public let sharedImageCache: (any SharedDataCaching)?
     /// The shared page tier (``Configuration/sharedCache``, its pages and posts), or `nil`.
-    public let sharedPageCache: RedisCache?
+    public let sharedPageCache: (any SharedDataCaching)?
     /// The list-state files under ``CacheLocation/state``, one per mode.
     public let stateStore: ListStateStore
     /// The infinite-scroll mode.
@@ -144,16 +149,21 @@ public final class FeedClient: Sendable {
     /// The numbered-pages mode.
     public let paged: PagedFeed
     let logger: Logger
-    /// The private folder the disk layers fell back to, removed by ``shutdown()``.
-    private let fallbackCacheFolder: URL?
+    /// The temporary folder of this client's own its disk layers fell back to (unique per
+    /// client, made with `mkdtemp`), removed by its ``shutdown()``; `nil` when every layer
+    /// opened where configured.
+    public let fallbackCacheFolder: URL?
     /// Per mode, the ``ListState/generation`` this client last loaded or saved: what its
     /// next save builds on, so a save overtaken by another process merges with it.
     let stateGenerations = Mutex<[ListMode: Int]>([:])
 
-    /// Builds the graph: starts the HTTP engine, opens the disk layers (a private temporary
-    /// folder, with one warning, when the cache root cannot be used), the repository, the
-    /// image pipeline, the state store and both feeds. Call ``shutdown()`` when done.
-    /// - Throws: ``FeedClientError`` `.httpEngine`, `.cacheUnavailable` or `.badBackend`.
+    /// Builds the graph: the HTTP engine (its thread starts with the first request or
+    /// ``run()``), the disk layers (see ``Configuration/unusableCacheRoot``), the repository,
+    /// the image pipeline, the state store, both feeds and the plugins' parts. Call
+    /// ``shutdown()`` when done, or run the client in a `ServiceGroup`.
+    /// - Throws: ``FeedClientError`` `.httpEngine`, `.cacheUnavailable` (a layer's folder
+    ///   cannot be used and the policy is ``UnusableCacheRoot/fail``, or no folder at all
+    ///   can be), `.badBackend`, or a plugin's error.
     public init(_ configuration: Configuration, logger: Logger = Logger(label: "postfeed")) throws(FeedClientError) {
         self.configuration = configuration
         self.logger = logger
@@ -163,21 +173,19 @@ public final class FeedClient: Sendable {
             throw FeedClientError(.httpEngine, "cannot start the HTTP engine: \(error)")
         }
         let location = configuration.cacheLocation
-        let fallback = FileManager.default.temporaryDirectory.appendingPathComponent("postfeed-\(getpid())", isDirectory: true)
-        var fallbackReasons: Set<String> = []
-        imageCache = try Self.openCache(
-            at: location.imageCache, fallback: fallback, configuration: configuration.imageCache, logger: logger,
-            fallbackReasons: &fallbackReasons)
-        pageCache = try Self.openCache(
-            at: location.pageCache, fallback: fallback, configuration: configuration.pageCache, logger: logger,
-            fallbackReasons: &fallbackReasons)
-        thumbnailCache = try Self.openCache(
-            at: location.thumbnailCache, fallback: fallback, configuration: configuration.thumbnailCache, logger: logger,
-            fallbackReasons: &fallbackReasons)
-        let fellBack = !fallbackReasons.isEmpty
-        previews = ImagePreviewer(
-            thumbnails: ThumbnailCache(disk: thumbnailCache, originals: imageCache), telemetry: configuration.telemetry)
-        fallbackCacheFolder = fellBack ? fallback : nil
+        var opener = LayerOpener(policy: configuration.unusableCacheRoot, logger: logger)
+        imageCache = try opener.open(location.imageCache, configuration.imageCache)
+        pageCache = try opener.open(location.pageCache, configuration.pageCache)
+        var pluginLayers: [[String: DiskCache]] = []
+        for plugin in configuration.plugins {
+            var layers: [String: DiskCache] = [:]
+            for layer in plugin.diskLayers {
+                layers[layer.name] = try opener.open(
+                    location.root.appendingPathComponent(layer.name, isDirectory: true), layer.configuration)
+            }
+            pluginLayers.append(layers)
+        }
+        fallbackCacheFolder = opener.fallbackFolder
         // One cached-HTTP path for pages and images; offline is its cache-only policy.
         let loader = CachedHTTPLoader(
             http: http, offline: configuration.offline, logger: Self.logger(logger, for: "loader"),
@@ -208,6 +216,13 @@ public final class FeedClient: Sendable {
         paged = PagedFeed(
             repository: repository, images: images, configuration: configuration.paged,
             logger: Self.logger(logger, for: "paged"))
+        var parts: [any FeedClientPart] = []
+        for (plugin, layers) in zip(configuration.plugins, pluginLayers) {
+            parts.append(try plugin.makePart(PluginContext(
+                location: location, images: images, imageCache: imageCache, telemetry: configuration.telemetry,
+                logger: logger, diskLayers: layers)))
+        }
+        self.parts = parts
     }
 
     /// The caller's logger (its handler, level and metadata) for one part of the graph,
@@ -265,13 +280,13 @@ public final class FeedClient: Sendable {
         await paged.cancelPrefetching()
         await loader.finishTransfers()
         await http.shutdown()
+        for part in parts { await part.shutdown() }
         await imageCache.flush()
         await pageCache.flush()
-        await thumbnailCache.flush()
         await sharedImageCache?.flush()
         await sharedPageCache?.flush()
         // Hit and miss counts outlive the process, for `postfeed cache stats`.
-        for cache in [imageCache, pageCache, thumbnailCache] {
+        for cache in [imageCache, pageCache] {
             do { try cache.persistCounters() } catch { logger.debug("cannot persist cache counters: \(error)") }
         }
         if let fallbackCacheFolder { await remove(fallbackCacheFolder) }
@@ -281,6 +296,8 @@ public final class FeedClient: Sendable {
     /// `shutdown()` flushed both caches' write queues first; a straggler that reached a
     /// queue late can still make the removal fail, so flush again and retry.
     private func remove(_ folder: URL) async {
+        // A second shutdown (run() under a ServiceGroup, then withFeedClient's) finds it gone.
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }
         for attempt in 1...3 {
             do {
                 try FileManager.default.removeItem(at: folder)
@@ -293,7 +310,7 @@ public final class FeedClient: Sendable {
                 }
                 await imageCache.flush()
                 await pageCache.flush()
-                await thumbnailCache.flush()
+                for part in parts { await part.shutdown() }
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }
@@ -314,36 +331,6 @@ public final class FeedClient: Sendable {
             logger.warning("\(error.failure)", metadata: [Recovery.metadataKey: "\(recovery.rawValue)"])
         } else {
             logger.warning("\(error.failure)")
-        }
-    }
-
-    /// Opens a disk layer; when its folder cannot be created (read-only or missing parent),
-    /// falls back to a private temporary folder so the run still works, with one warning per
-    /// reason (a file in the way of the cache root is one problem, not one per layer).
-    private static func openCache(
-        at url: URL, fallback: URL, configuration: DiskCache.Configuration, logger: Logger,
-        fallbackReasons: inout Set<String>
-    ) throws(FeedClientError) -> DiskCache {
-        var configuration = configuration
-        // The cache module cannot log; its one-per-condition warnings (read-only, full disk)
-        // go through the client's logger.
-        configuration.warningHandler = { warning in warn(readable(warning), logger: logger) }
-        do {
-            return try DiskCache(directory: url, configuration: configuration)
-        } catch {
-            let folder = fallback.appendingPathComponent(url.lastPathComponent, isDirectory: true)
-            if fallbackReasons.insert("\(error)").inserted {
-                logger.warning(
-                    "cannot use \(url.deletingLastPathComponent().path) (\(error)); caching in \(fallback.path) for this run")
-            }
-            do {
-                return try DiskCache(directory: folder, configuration: configuration)
-            } catch {
-                throw FeedClientError(
-                    .cacheUnavailable,
-                    failure: "cannot open a cache at \(url.path) nor at \(folder.path): \(error); make a folder writable",
-                    recovery: .chooseAnotherCacheRoot)
-            }
         }
     }
 }
@@ -389,7 +376,8 @@ public struct FeedClientError: Error, Sendable, Hashable, CustomStringConvertibl
     /// One line: what failed and what to do.
     public var description: String { failure + (recovery?.advice ?? "") }
 
-    init(_ code: Code, _ description: String) {
+    /// An error with `code`, e.g. from a ``FeedClientPlugin`` whose layer cannot be used.
+    public init(_ code: Code, _ description: String) {
         self.init(code, failure: description, recovery: nil)
     }
 

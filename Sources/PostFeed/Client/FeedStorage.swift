@@ -20,49 +20,54 @@ public struct FeedStorage: Sendable {
     /// write held back the requests for its images). The reader's place (list state) is
     /// written and synced on its own.
     public static let defaultPageCache = DiskCache.Configuration(sizeLimit: 64 << 20, synchronizesWrites: false)
-    /// The thumbnail disk layer's default settings (size limit 32 MiB).
-    public static let defaultThumbnailCache = DiskCache.Configuration(sizeLimit: 32 << 20)
-
     /// The cache root and its folders.
     public let location: CacheLocation
     /// `<root>/ImageCache`.
     public let imageCache: DiskCache
     /// `<root>/PageCache`.
     public let pageCache: DiskCache
-    /// `<root>/ThumbnailCache`: rendered previews, derived from ``imageCache`` entries.
-    public let thumbnailCache: DiskCache
+    /// The plugins' layers (``FeedClientPlugin/diskLayers``), e.g. `PostFeedPreview`'s
+    /// `<root>/ThumbnailCache`, in the order given.
+    public let layers: [(name: String, cache: DiskCache)]
     /// `<root>/State`: each list mode's saved place.
     public let stateStore: ListStateStore
 
     /// Opens the disk layers at `location` with the given settings (a client's
-    /// ``FeedClient/Configuration`` passes its own), creating their folders when missing.
+    /// ``FeedClient/Configuration`` passes its own), creating their folders when missing:
+    /// images, pages, and each of `layers` (a plugin's, e.g. `ImagePreviews().diskLayers`).
     /// - Throws: ``FeedClientError`` `.cacheUnavailable` naming the folder that cannot be used.
     public init(
         location: CacheLocation, imageCache: DiskCache.Configuration = Self.defaultImageCache,
         pageCache: DiskCache.Configuration = Self.defaultPageCache,
-        thumbnailCache: DiskCache.Configuration = Self.defaultThumbnailCache
+        layers: [Layer] = []
     ) throws(FeedClientError) {
         self.location = location
         self.imageCache = try Self.open(location.imageCache, imageCache)
         self.pageCache = try Self.open(location.pageCache, pageCache)
-        self.thumbnailCache = try Self.open(location.thumbnailCache, thumbnailCache)
+        var opened: [(name: String, cache: DiskCache)] = []
+        for layer in layers {
+            opened.append((layer.name, try Self.open(location.root.appendingPathComponent(layer.name, isDirectory: true), layer.configuration)))
+        }
+        self.layers = opened
         self.stateStore = ListStateStore(cacheRoot: location.root)
     }
 
-    /// The same storage as a client with `configuration` uses.
+    /// The same storage as a client with `configuration` uses, its plugins' layers included.
     public init(_ configuration: FeedClient.Configuration) throws(FeedClientError) {
         try self.init(
             location: configuration.cacheLocation, imageCache: configuration.imageCache, pageCache: configuration.pageCache,
-            thumbnailCache: configuration.thumbnailCache)
+            layers: configuration.plugins.flatMap(\.diskLayers))
     }
 
-    /// The disk layers by folder name: images, pages, thumbnails.
+    /// The disk layers by folder name: images, pages, then the plugins' layers.
     public var diskCaches: [(name: String, cache: DiskCache)] {
-        [("ImageCache", imageCache), ("PageCache", pageCache), ("ThumbnailCache", thumbnailCache)]
+        [("ImageCache", imageCache), ("PageCache", pageCache)] + layers
     }
 
-    /// The thumbnails, judged against the images they were made from.
-    public var thumbnails: ThumbnailCache { ThumbnailCache(disk: thumbnailCache, originals: imageCache) }
+    /// The plugin layer in the folder `name`, or `nil` when it was not opened.
+    public func layer(named name: String) -> DiskCache? {
+        layers.first { $0.name == name }?.cache
+    }
 
     private static func open(_ url: URL, _ configuration: DiskCache.Configuration) throws(FeedClientError) -> DiskCache {
         do {

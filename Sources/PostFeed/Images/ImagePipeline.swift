@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PostFeedCache
 import PostFeedHTTP
-import PostFeedImaging
 import Synchronization
 import Tracing
 
@@ -54,6 +53,11 @@ public actor ImagePipeline {
         /// one, else fetched again. Explicit headers always win; pages keep RFC 9111's
         /// heuristic. `nil`: the heuristic for images too.
         public var defaultFreshness: TimeInterval? = ImagePipeline.defaultImageFreshness
+        /// Why bytes turned away as an image are not one, to follow "the body (35 bytes,
+        /// image/gif)". The core reads headers only (``ImageInfo``); a program that links
+        /// the decoders may set `ImageDecoder.rejectionReason` (PostFeedPreview) to name
+        /// what the decoder finds wrong (`is not a usable image: GIF image has no pixels (0×0)`).
+        public var rejectionReason: @Sendable (Data) -> String = ImagePipeline.headerRejectionReason
 
         /// Defaults: 100 images, ``MemoryCacheDefaults/totalCostLimit`` bytes, keys from
         /// ``ImagePipeline/defaultCacheKey``, the system clock.
@@ -69,6 +73,9 @@ public actor ImagePipeline {
             self.now = now
         }
     }
+
+    /// ``Configuration/rejectionReason``'s default: what the header says, without decoding.
+    public static let headerRejectionReason: @Sendable (Data) -> String = { _ in "is not a PNG, JPEG, GIF or WebP image" }
 
     /// 7 days: ``Configuration/defaultFreshness``'s default.
     public static let defaultImageFreshness: TimeInterval = 7 * 24 * 3600
@@ -104,7 +111,7 @@ public actor ImagePipeline {
     public init(
         loader: any HTTPLoading,
         disk: (any DataCaching)?,
-        shared: RedisCache? = nil,
+        shared: (any SharedDataCaching)? = nil,
         downloadsFolder: URL? = nil,
         configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "postfeed.images"),
@@ -118,7 +125,7 @@ public actor ImagePipeline {
 
     /// A pipeline on `loader`, which a ``FeedClient`` shares with its repository.
     init(
-        loader: CachedHTTPLoader, disk: (any DataCaching)?, shared: RedisCache? = nil, downloadsFolder: URL? = nil,
+        loader: CachedHTTPLoader, disk: (any DataCaching)?, shared: (any SharedDataCaching)? = nil, downloadsFolder: URL? = nil,
         configuration: Configuration = Configuration(), logger: Logger = Logger(label: "postfeed.images")
     ) {
         self.loader = loader
@@ -270,7 +277,7 @@ public actor ImagePipeline {
         case .fetched(let fetched):
             guard let info = fetched.accepted?.value as? ImageInfo else {
                 let type = fetched.headers["Content-Type"] ?? "no Content-Type"
-                let what = "the body (\(fetched.body.count) bytes, \(type)) \(ImageDecoder.rejectionReason(for: fetched.body))"
+                let what = "the body (\(fetched.body.count) bytes, \(type)) \(configuration.rejectionReason(fetched.body))"
                 throw ImagePipelineError(.notAnImage, url: url, message: what + "; not cached", summary: what)
             }
             remember(key: key, data: fetched.body, info: info, expiresAt: usedAsFetched(until: fetched.expiresAt))

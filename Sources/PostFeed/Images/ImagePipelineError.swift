@@ -8,7 +8,7 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure. Compare with the static members.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         fileprivate enum Base: String, Sendable, Hashable {
-            case network, httpStatus, notAnImage, cancelled, notCached, unsupportedURL, noImageURL
+            case network, httpStatus, notAnImage, cancelled, notCached, unsupportedURL, noImageURL, deadlineExceeded, noImage
         }
         fileprivate let base: Base
         /// The transfer failed and no cached copy could stand in.
@@ -27,6 +27,10 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         /// The post's image URL is empty (or blank): it names no image, so nothing was
         /// requested, and the error has no ``ImagePipelineError/url``.
         public static let noImageURL = Code(base: .noImageURL)
+        /// The call's `deadline:` passed before the image came; the transfer was cancelled.
+        public static let deadlineExceeded = Code(base: .deadlineExceeded)
+        /// The post has no image field at all (``FeedClient/image(forPostID:deadline:logger:)``).
+        public static let noImage = Code(base: .noImage)
         /// The code's name, e.g. `notAnImage`.
         public var description: String { base.rawValue }
     }

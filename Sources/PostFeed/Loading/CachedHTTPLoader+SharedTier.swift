@@ -9,7 +9,7 @@ import PostFeedHTTP
 /// written to the disk layer behind the reader (``runBehind(_:)``); an expired one is
 /// written first, then revalidated. On a Redis miss, one instance across the fleet
 /// takes the fetch lease and fetches; the others wait for its value
-/// (``RedisCache/entryOrLease(forKey:notStoredBefore:afterMiss:)``). What the origin answered is
+/// (``SharedDataCaching/entryOrLease(forKey:notStoredBefore:afterMiss:)``). What the origin answered is
 /// shared back. Redis failing never fails a load: every shared-tier step degrades to the
 /// plain fetch. Offline loads (``CachePolicy/cacheOnly``) and reloads never consult it.
 ///
@@ -66,7 +66,7 @@ extension CachedHTTPLoader {
         guard let look, let shared = cache.shared else {
             return await fetchFromOrigin(request, policy: policy, entry: entry, in: cache, generation: generation, flightKey: flightKey, validate: validate)
         }
-        let lookup: RedisCache.LookupResult
+        let lookup: SharedCacheLookup
         switch look {
         case .fresh(let found): return .success(.shared(found))
         case .expired(let found): lookup = .hit(found)
@@ -113,7 +113,7 @@ extension CachedHTTPLoader {
 
     /// Writes what the origin gave — a stored `2xx`, or an entry a `304` refreshed — to the
     /// shared tier (entries over its size cap stay local).
-    private func share(_ result: Result<Outcome, Failure>, forKey key: String, in shared: RedisCache) async {
+    private func share(_ result: Result<Outcome, Failure>, forKey key: String, in shared: any SharedDataCaching) async {
         guard case .success(let outcome) = result else { return }
         switch outcome {
         case .fetched(let fetched):

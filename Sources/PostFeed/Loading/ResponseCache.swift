@@ -29,7 +29,7 @@ protocol ResponseCache: Sendable {
     /// A write failed (read-only or full disk): the response is still used, uncached.
     func writeFailed(_ error: any Error, key: String)
     /// The shared tier behind this cache (Redis), or `nil`.
-    var shared: RedisCache? { get }
+    var shared: (any SharedDataCaching)? { get }
     /// Shared-tier entries stored before this time are misses for this cache (the page
     /// cache's last invalidation, here or in any instance); `nil` takes any.
     func sharedEntriesNotBefore() async -> Date?
@@ -40,7 +40,7 @@ protocol ResponseCache: Sendable {
 
 extension ResponseCache {
     /// No shared tier unless the cache names one.
-    var shared: RedisCache? { nil }
+    var shared: (any SharedDataCaching)? { nil }
 
     /// Any shared entry will do unless the cache says otherwise.
     func sharedEntriesNotBefore() async -> Date? { nil }
@@ -112,12 +112,12 @@ struct PlainResponseCache: ResponseCache {
     let name: String
     let cache: (any DataCaching)?
     /// The shared tier behind `cache`, if any.
-    let shared: RedisCache?
+    let shared: (any SharedDataCaching)?
     /// Called for each failed write.
     let onWriteFailure: @Sendable (any Error, String) -> Void
 
     init(
-        name: String, cache: (any DataCaching)?, shared: RedisCache? = nil,
+        name: String, cache: (any DataCaching)?, shared: (any SharedDataCaching)? = nil,
         onWriteFailure: @escaping @Sendable (any Error, String) -> Void
     ) {
         self.name = name

@@ -96,7 +96,7 @@ public final class HTTPPostRepository: PostRepository {
         pageSize: Int = BackendDescription.defaultPageSize,
         loader: any HTTPLoading,
         pageCache: any DataCaching,
-        sharedCache: RedisCache? = nil,
+        sharedCache: (any SharedDataCaching)? = nil,
         now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "postfeed.repository"),
         telemetry: FeedTelemetry = .system
@@ -111,7 +111,7 @@ public final class HTTPPostRepository: PostRepository {
     /// image pipeline (one single-flight, one meaning of offline), and its clock.
     init(
         backend: BackendDescription, pageSize: Int, loader: CachedHTTPLoader, pageCache: any DataCaching,
-        sharedCache: RedisCache? = nil, logger: Logger
+        sharedCache: (any SharedDataCaching)? = nil, logger: Logger
     ) throws(RepositoryError) {
         // A backend with a fixed page size (Discourse's 30) has it whatever is asked.
         let pageSize = backend.fixedPageSize ?? pageSize

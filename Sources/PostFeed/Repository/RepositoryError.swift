@@ -12,7 +12,7 @@ public struct RepositoryError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure. Compare with the static members (`.network`, `.pageOutOfRange`, …).
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         fileprivate enum Base: String, Sendable, Hashable {
-            case network, httpStatus, pageOutOfRange, decoding, notCached, notFound, badConfiguration, cancelled
+            case network, httpStatus, pageOutOfRange, decoding, notCached, notFound, badConfiguration, cancelled, deadlineExceeded
         }
         fileprivate let base: Base
         /// The transfer failed and no cached copy could stand in; see ``RepositoryError/underlying``.
@@ -31,6 +31,8 @@ public struct RepositoryError: Error, Sendable, CustomStringConvertible {
         public static let badConfiguration = Code(base: .badConfiguration)
         /// The calling task was cancelled; nothing is wrong with the backend.
         public static let cancelled = Code(base: .cancelled)
+        /// The call's `deadline:` passed before an answer came; the transfer was cancelled.
+        public static let deadlineExceeded = Code(base: .deadlineExceeded)
         /// The code's name, e.g. `pageOutOfRange`.
         public var description: String { base.rawValue }
     }

@@ -22,7 +22,8 @@ public final class HTTPClient: HTTPLoading {
     /// Memory bodies are received into (see ``BodyBufferPool``).
     private let bodyBuffers: BodyBufferPool
 
-    /// Starts the engine thread. Call ``shutdown()`` when done, or use
+    /// Sets up the engine; its thread starts with the first request (or ``start()``). Call
+    /// ``shutdown()`` when done, or use
     /// ``withHTTPClient(configuration:logger:isolation:_:)``, which does. Throws `.curl` when
     /// libcurl cannot be initialised.
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "postfeed.http"))
@@ -60,6 +61,15 @@ public final class HTTPClient: HTTPLoading {
             throw error
         }
     }
+
+    /// Starts the engine thread now rather than with the first request (a service's
+    /// `run()`). Calling it again does nothing.
+    public func start() {
+        engine.start()
+    }
+
+    /// Whether the engine thread has been started (``start()`` or a first request).
+    public var isStarted: Bool { engine.isStarted }
 
     /// Fails queued and running requests with `.shutdown`, then stops the engine thread.
     public func shutdown() async {

@@ -50,6 +50,9 @@ final class CurlMultiEngine: @unchecked Sendable {
     private let logger: Logger
     private let inbox = Mutex<Inbox>(Inbox())
     private let stopped = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    /// Whether the engine thread was started: by ``start()``, the first ``submit(_:)``, or
+    /// shutdown (which the thread carries out). No thread before that.
+    private let threadStarted = Atomic<Bool>(false)
 
     // MARK: Engine-thread state
     /// Queued transfers, highest priority first, then in arrival order among hosts with room.
@@ -72,6 +75,14 @@ final class CurlMultiEngine: @unchecked Sendable {
         _ = pf_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maximumConnectionsPerHost)
         _ = pf_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumConnections)
         _ = pf_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+    }
+
+    /// Whether the engine thread has been started.
+    var isStarted: Bool { threadStarted.load(ordering: .acquiring) }
+
+    /// Starts the engine thread unless it was started already.
+    func start() {
+        guard !threadStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in self.run() }
         thread.name = Self.threadName
         thread.start()
@@ -86,6 +97,7 @@ final class CurlMultiEngine: @unchecked Sendable {
     /// any moment, so a wakeup after unlocking could touch freed memory (and write into
     /// whatever descriptor reused the number of curl's wakeup socket).
     func submit(_ transfer: Transfer) {
+        start()
         let accepted = inbox.withLock { state -> Bool in
             guard state.accepting else { return false }
             state.post(.add(transfer), multi: multi)
@@ -126,6 +138,9 @@ final class CurlMultiEngine: @unchecked Sendable {
             state.accepting = false
             state.post(.shutdown, multi: multi)
         }
+        // The thread applies the shutdown (fails what is queued, frees the multi handle),
+        // also when no request ever started it.
+        start()
     }
 
     // MARK: Engine thread

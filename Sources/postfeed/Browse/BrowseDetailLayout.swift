@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// The detail view (`o`) laid out for a window: its lines wrapped to the width (a word
 /// wider than the window broken, never cut), as many as fit from the scroll position, and a

@@ -1,4 +1,5 @@
 import PostFeed
+import PostFeedPreview
 
 /// `s` and `u` in `browse`: which loaded posts the infinite view shows, in which order.
 /// The feed keeps the backend's order; the view is a list of feed indices over it, so

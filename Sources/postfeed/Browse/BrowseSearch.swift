@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// `/` in `browse`: which loaded posts a query matches.
 enum BrowseSearch {

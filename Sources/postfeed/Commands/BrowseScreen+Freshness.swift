@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// Fresher content: pages shown from the cache past their expiry are checked with the server
 /// in the background, one at a time (the feed picks the page nearest the reader first), and

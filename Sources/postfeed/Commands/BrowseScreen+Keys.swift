@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 extension BrowseScreen {
     /// Applies a key to what is on screen; returns `false` to quit. Never waits for the

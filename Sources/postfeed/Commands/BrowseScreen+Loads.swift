@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// The jobs `browse` starts: each reads or loads off the loop and returns what to change.
 extension BrowseScreen {

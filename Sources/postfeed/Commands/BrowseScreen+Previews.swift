@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 import PostFeedHTTP
 import PostFeedImaging
 

@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// Keys typed ahead on a terminal. A key is handled at once against what is on screen,
 /// unless what it acts on is still coming: the mode opening, a jump or search (`g 9 ⏎`,

@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// What is on screen, as a view job read it from the feeds.
 struct BrowseView: Sendable {

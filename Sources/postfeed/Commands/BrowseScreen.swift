@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 import PostFeedImaging
 
 /// One thing `browse` is told, in the one stream its loop consumes: a key, a signal, or a

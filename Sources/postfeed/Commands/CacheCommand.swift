@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostFeed
+import PostFeedPreview
 import PostFeedCache
 
 struct CacheCommand: AsyncParsableCommand {
@@ -39,7 +40,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func openStorage() throws -> FeedStorage {
             do {
-                return try FeedStorage(location: location)
+                return try FeedStorage(location: location, layers: ImagePreviews().diskLayers)
             } catch {
                 throw CLIError(RecoveryAdvice.message(for: error))
             }
@@ -102,10 +103,11 @@ struct CacheCommand: AsyncParsableCommand {
             for (name, cache) in storage.diskCaches where cache !== storage.thumbnailCache {
                 reports.append((name, cache.pruneCounted(), nil))
             }
-            let orphans = storage.thumbnails.removeOrphans()
-            var thumbnails = storage.thumbnailCache.pruneCounted()
-            thumbnails.bytesFreed += orphans.bytesFreed
-            reports.append(("ThumbnailCache", thumbnails, orphans))
+            if let thumbnailCache = storage.thumbnailCache, let orphans = storage.thumbnails?.removeOrphans() {
+                var thumbnails = thumbnailCache.pruneCounted()
+                thumbnails.bytesFreed += orphans.bytesFreed
+                reports.append((ImagePreviews.folderName, thumbnails, orphans))
+            }
             if options.json {
                 return try JSONOutput.print(Dictionary(uniqueKeysWithValues: reports.map { ($0.name, PruneJSON($0.report, orphans: $0.orphans)) }))
             }

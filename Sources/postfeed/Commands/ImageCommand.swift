@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostFeed
+import PostFeedPreview
 import PostFeedCache
 
 /// `postfeed image ID [--output FILE]`: the post's original image bytes, from the cache

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// `list --sort popularity`: the whole feed, most popular first.
 ///

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 struct Mode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

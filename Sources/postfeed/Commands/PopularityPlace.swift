@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// How far `list --sort popularity` has gone through the popularity order: the posts it
 /// printed, kept in `Cache/State/popularity-order-state.json` so the next run continues

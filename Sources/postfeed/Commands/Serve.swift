@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PostFeed
+import PostFeedPreview
 import PostFeedServer
 
 struct Serve: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostFeed
+import PostFeedPreview
 import PostFeedImaging
 
 struct Show: AsyncParsableCommand {
@@ -76,9 +77,9 @@ struct Show: AsyncParsableCommand {
         of response: ImageResponse, postID id: PostID, client: FeedClient, note: LoadingNote?
     ) async throws {
         let style = display.style()
-        guard style.imageProtocol != .none else { return }
+        guard style.imageProtocol != .none, let previews = client.previews else { return }
         do {
-            let preview = try await client.previews.preview(of: response, fittingIn: ImageDisplayOptions.previewBox, style: style)
+            let preview = try await previews.preview(of: response, fittingIn: ImageDisplayOptions.previewBox, style: style)
             note?.end()
             guard !preview.text.isEmpty else { return }
             try StandardStream.output.write(preview.text + "\n")

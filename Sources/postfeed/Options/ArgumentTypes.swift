@@ -1,5 +1,6 @@
 import ArgumentParser
 import PostFeed
+import PostFeedPreview
 import PostFeedServer
 
 // The library's enums are the CLI's option types: one spelling everywhere, completion

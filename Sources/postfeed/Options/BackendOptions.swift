@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PostFeedHTTP
 import PostFeed
+import PostFeedPreview
 import PostFeedCache
 
 /// Options every feed command shares: which backend, which cache, which page size.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostFeed
+import PostFeedPreview
 import PostFeedHTTP
 import Synchronization
 

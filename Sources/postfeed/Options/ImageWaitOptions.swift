@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// `--image-wait SECONDS` of `list` and `page`: how long a page's text waits for its images.
 struct ImageWaitOptions: ParsableArguments {

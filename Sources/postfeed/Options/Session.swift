@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import PostFeed
+import PostFeedPreview
+import PostFeedRedis
 import PostFeedCache
 import PostFeedHTTP
 import PostFeedServer
@@ -103,6 +105,10 @@ struct Session {
                 Logger(label: "postfeed").debug("\(configuration.http.proxy.summary)")
             }
             if let metrics { configuration.telemetry.metricsFactory = metrics }
+            // The CLI draws previews: decoders, libchafa and the thumbnail layer, and the
+            // decoder's reason when a body is not an image.
+            configuration.plugins.append(ImagePreviews())
+            configuration.images.rejectionReason = { data in ImageDecoder.rejectionReason(for: data) }
             configure(&configuration)
             let client = try FeedClient(configuration)
             return Session(client: client, fixtureServer: server)

@@ -1,4 +1,5 @@
 import PostFeed
+import PostFeedPreview
 /// A one-line error for the user; ArgumentParser prints it as `Error: <message>` and exits
 /// with a non-zero status.
 struct CLIError: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// Prints `Encodable` values as stable, pretty JSON on stdout (`--json`).
 enum JSONOutput {

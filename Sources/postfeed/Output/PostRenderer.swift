@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 
 /// What is known of a post's image when it is printed.
 struct ImageSummary: Encodable {

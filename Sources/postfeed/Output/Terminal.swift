@@ -1,5 +1,6 @@
 import Foundation
 import PostFeed
+import PostFeedPreview
 import PostFeedImaging
 
 /// What the process is connected to: decides between progress on a terminal and quiet,

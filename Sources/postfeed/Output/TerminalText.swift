@@ -1,4 +1,5 @@
 import PostFeed
+import PostFeedPreview
 
 /// Text from outside (a server's titles, bodies, authors, error bodies; a file name) made
 /// safe to write to a terminal: a backend must never be able to drive the reader's

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedPreview
 import PostFeed
 import PostFeedHTTP
 import PostFeedServer
@@ -22,6 +23,8 @@ enum FeedTestSupport {
         var configuration = FeedClient.Configuration(
             backend: backend, pageSize: pageSize, cacheLocation: CacheLocation(root: cacheRoot))
         configuration.http.retryPolicy = .never
+        // As the CLI wires it: previews (PostFeedPreview) plugged in.
+        configuration.plugins.append(ImagePreviews())
         configure(&configuration)
         return configuration
     }

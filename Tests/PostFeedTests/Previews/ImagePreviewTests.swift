@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedPreview
 import PostFeed
 import PostFeedCache
 import PostFeedImaging
@@ -17,7 +18,7 @@ struct ImagePreviewTests {
             let post = try await client.repository.post(id: 42, cachePolicy: .useCache)
             let first = try #require(try await client.preview(for: post, fittingIn: Self.box, style: Self.symbols))
             #expect(first.source == .rendered)
-            #expect(client.previews.decodeCount == 1)
+            #expect(try client.previewer.decodeCount == 1)
             #expect(first.cells.width <= 40 && first.cells.height <= 20 && first.cells.height > 0)
             #expect(!first.text.isEmpty)
 
@@ -27,7 +28,7 @@ struct ImagePreviewTests {
             // Then: from the thumbnail, the same output, no decode
             #expect(second.source == .thumbnail)
             #expect(second == ImagePreview(text: first.text, cells: first.cells, imageProtocol: .symbols, source: .thumbnail))
-            #expect(client.previews.decodeCount == 1)
+            #expect(try client.previewer.decodeCount == 1)
             #expect(client.storedPreview(for: post, fittingIn: Self.box, style: Self.symbols)?.text == first.text)
 
             // And a new client on the same cache root decodes nothing either
@@ -35,7 +36,7 @@ struct ImagePreviewTests {
             try await FeedClient.withFeedClient(configuration) { other in
                 let third = try #require(try await other.preview(for: post, fittingIn: Self.box, style: Self.symbols))
                 #expect(third.source == .thumbnail && third.text == first.text)
-                #expect(other.previews.decodeCount == 0)
+                #expect(try other.previewer.decodeCount == 0)
             }
 
             // But another size or another protocol is a thumbnail of its own
@@ -43,8 +44,8 @@ struct ImagePreviewTests {
             #expect(smaller.source == .rendered && smaller.cells.width <= 8)
             let kitty = try #require(try await client.preview(for: post, fittingIn: Self.box, style: PreviewStyle(imageProtocol: .kitty)))
             #expect(kitty.source == .rendered && kitty.text.hasPrefix("\u{1B}_G"))
-            #expect(client.previews.decodeCount == 3)
-            #expect(client.thumbnailCache.statistics().entryCount == 3)
+            #expect(try client.previewer.decodeCount == 3)
+            #expect(try client.thumbnails.statistics().entryCount == 3)
         }
     }
 
@@ -72,16 +73,16 @@ struct ImagePreviewTests {
                 // Then: drawn anew from the new original, the old thumbnail still on disk
                 #expect(second.source == .rendered)
                 #expect(second.text != firstText)
-                #expect(client.previews.decodeCount == 1)
-                #expect(client.thumbnailCache.statistics().entryCount == 2)
+                #expect(try client.previewer.decodeCount == 1)
+                #expect(try client.thumbnails.statistics().entryCount == 2)
 
                 // When: orphans are removed; Then: only the old one goes
-                let thumbnails = ThumbnailCache(disk: client.thumbnailCache, originals: client.imageCache)
+                let thumbnails = ThumbnailCache(disk: try client.thumbnails, originals: client.imageCache)
                 #expect(thumbnails.removeOrphans().entriesRemoved == 1)
-                #expect(client.thumbnailCache.statistics().entryCount == 1)
+                #expect(try client.thumbnails.statistics().entryCount == 1)
                 let third = try #require(try await client.preview(for: post, fittingIn: Self.box, style: Self.symbols))
                 #expect(third.source == .thumbnail && third.text == second.text)
-                #expect(client.previews.decodeCount == 1)
+                #expect(try client.previewer.decodeCount == 1)
             }
         }
     }
@@ -91,11 +92,11 @@ struct ImagePreviewTests {
         try await FeedTestSupport.withClient { client, _, _ in
             let post = try await client.repository.post(id: 1, cachePolicy: .useCache)
             _ = try await client.preview(for: post, fittingIn: Self.box, style: Self.symbols)
-            let thumbnails = ThumbnailCache(disk: client.thumbnailCache, originals: client.imageCache)
+            let thumbnails = ThumbnailCache(disk: try client.thumbnails, originals: client.imageCache)
             #expect(thumbnails.removeOrphans().entriesRemoved == 0)
             try client.imageCache.removeAll()
             #expect(thumbnails.removeOrphans().entriesRemoved == 1)
-            #expect(client.thumbnailCache.statistics().entryCount == 0)
+            #expect(try client.thumbnails.statistics().entryCount == 0)
         }
     }
 
@@ -107,23 +108,23 @@ struct ImagePreviewTests {
             let post = try await client.repository.post(id: 1, cachePolicy: .useCache)
             let drawn = try #require(try await client.preview(for: post, fittingIn: Self.box, style: Self.symbols))
             var stored: [CacheEntryMetadata] = []
-            _ = client.thumbnailCache.removeEntries { stored.append($0); return false }
+            _ = try client.thumbnails.removeEntries { stored.append($0); return false }
             var old = try #require(stored.first)
             #expect(old.attributes["render"] == ThumbnailCache.renderVersion)
             #expect(old.key.hasPrefix("thumbnail r\(ThumbnailCache.renderVersion) "))
             old.key = old.key.replacingOccurrences(of: "thumbnail r\(ThumbnailCache.renderVersion) ", with: "thumbnail ")
             old.attributes["render"] = nil
-            try client.thumbnailCache.store(Data("old render".utf8), metadata: old, forKey: old.key)
+            try client.thumbnails.store(Data("old render".utf8), metadata: old, forKey: old.key)
 
             // When: previewed again; Then: the current render's thumbnail, not the old one
             let again = try #require(try await client.preview(for: post, fittingIn: Self.box, style: Self.symbols))
             #expect(again.source == .thumbnail && again.text == drawn.text)
 
             // When: orphans are removed; Then: only the old render goes
-            let thumbnails = ThumbnailCache(disk: client.thumbnailCache, originals: client.imageCache)
+            let thumbnails = ThumbnailCache(disk: try client.thumbnails, originals: client.imageCache)
             #expect(thumbnails.removeOrphans().entriesRemoved == 1)
-            #expect(client.thumbnailCache.entry(forKey: old.key) == nil)
-            #expect(client.thumbnailCache.statistics().entryCount == 1)
+            #expect(try client.thumbnails.entry(forKey: old.key) == nil)
+            #expect(try client.thumbnails.statistics().entryCount == 1)
         }
     }
 
@@ -132,7 +133,7 @@ struct ImagePreviewTests {
         try await FeedTestSupport.withClient { client, _, _ in
             let post = try await client.repository.post(id: 42, cachePolicy: .useCache)
             let image = try #require(await client.image(for: post)?.response)
-            let previews = client.previews
+            let previews = try client.previewer
             let outcome = await Task { () -> ImagePreviewError? in
                 withUnsafeCurrentTask { $0?.cancel() }
                 do throws(ImagePreviewError) {
@@ -144,7 +145,7 @@ struct ImagePreviewTests {
             }.value
             #expect(outcome?.isCancelled == true)
             #expect(previews.decodeCount == 0)
-            #expect(client.thumbnailCache.statistics().entryCount == 0)
+            #expect(try client.thumbnails.statistics().entryCount == 0)
         }
     }
 
@@ -155,7 +156,7 @@ struct ImagePreviewTests {
             let requests = server.requestCount(pathPrefix: "/images/")
             #expect(try await client.preview(for: post, fittingIn: Self.box, style: .none) == nil)
             #expect(server.requestCount(pathPrefix: "/images/") == requests)
-            #expect(client.previews.decodeCount == 0)
+            #expect(try client.previewer.decodeCount == 0)
         }
     }
 }
@@ -198,5 +199,17 @@ struct PreviewStyleTests {
     func noColor() {
         let style = PreviewStyle.forTerminal(requested: .symbols, environment: ["TERM": "xterm", "NO_COLOR": "1"], isTerminal: true)
         #expect(style.imageProtocol == .symbols && style.colors == .monochrome)
+    }
+}
+
+extension FeedClient {
+    /// The client's previewer (FeedTestSupport plugs `ImagePreviews` in), or a failed test.
+    var previewer: ImagePreviewer {
+        get throws { try #require(previews) }
+    }
+
+    /// The client's thumbnail layer, or a failed test.
+    var thumbnails: DiskCache {
+        get throws { try #require(thumbnailCache) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedPreview
 import SuiteSupport
 import PostFeedServer
 

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedRedis
 
 extension RedisTestServer {
     /// How many `command` commands (e.g. `get`) the server ran so far, from `INFO commandstats`

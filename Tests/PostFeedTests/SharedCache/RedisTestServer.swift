@@ -1,5 +1,6 @@
 import SuiteSupport
 import Foundation
+import PostFeedRedis
 import Glibc
 
 /// A real `redis-server` on a free loopback port with a temporary folder, no persistence;

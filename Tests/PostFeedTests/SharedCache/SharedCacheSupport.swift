@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedRedis
 import PostFeed
 import PostFeedCache
 import PostFeedHTTP

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedRedis
 import Logging
 import PostFeedCache
 import PostFeedHTTP

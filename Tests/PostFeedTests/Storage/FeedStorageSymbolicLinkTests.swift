@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedPreview
 import PostFeed
 import PostFeedCache
 import Testing
@@ -11,7 +12,7 @@ import Testing
 struct FeedStorageSymbolicLinkTests {
     static func openingFailure(_ location: CacheLocation) -> String {
         do {
-            _ = try FeedStorage(location: location)
+            _ = try FeedStorage(location: location, layers: ImagePreviews().diskLayers)
             return "no error"
         } catch {
             return "\(error)"

@@ -1,4 +1,5 @@
 import Foundation
+import PostFeedRedis
 import InMemoryTracing
 import MetricsTestKit
 import PostFeed

@@ -24,16 +24,16 @@ import Synchronization
 /// If the generation entry itself disappears (trimmed, cache cleared) a new token is made,
 /// which only costs refetching: it errs on the side of not serving old pages.
 ///
-/// **Shared tier.** With a ``RedisCache`` behind it, pages and posts another instance
+/// **Shared tier.** With a shared tier (``SharedDataCaching``, e.g. `PostFeedRedis`'s `RedisCache`) behind it, pages and posts another instance
 /// fetched are read from Redis on a disk miss. Redis copies carry no generation, so an
 /// invalidation records its time instead: in the new generation entry (every process on
-/// this cache root), in memory, and in Redis (``RedisCache/recordInvalidation(ofScope:at:)``,
+/// this cache root), in memory, and in Redis (``SharedDataCaching/recordInvalidation(ofScope:at:)``,
 /// every instance); a shared page stored before the latest of these is a miss.
 final class PageCacheStore: ResponseCache {
     let cache: any DataCaching
     let identity: String
     /// The shared tier behind the disk cache (Redis), or `nil`.
-    let shared: RedisCache?
+    let shared: (any SharedDataCaching)?
     private let generationKey: String
     private let indexKey: String
     /// Keys this process already knows to be in the index; its lock also serializes
@@ -67,7 +67,7 @@ final class PageCacheStore: ResponseCache {
 
     let now: @Sendable () -> Date
 
-    init(cache: any DataCaching, identity: String, now: @escaping @Sendable () -> Date, shared: RedisCache? = nil) {
+    init(cache: any DataCaching, identity: String, now: @escaping @Sendable () -> Date, shared: (any SharedDataCaching)? = nil) {
         self.cache = cache
         self.shared = shared
         self.now = now

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns entries into file bytes and back; see ``EntryFooter`` for the layout.
-enum EntryCodec {
+package enum EntryCodec {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -9,13 +9,13 @@ enum EntryCodec {
     }()
 
     /// The footer's checksum of `data`: CRC-32C, 4 bytes little-endian.
-    static func checksum(_ data: Data) -> [UInt8] {
+    package static func checksum(_ data: Data) -> [UInt8] {
         CRC32C.bytes(CRC32C.checksum(data))
     }
 
     /// Metadata JSON followed by the footer: what goes after a body of `bodyLength`
     /// bytes whose checksum (``checksum(_:)``) is `bodyChecksum`.
-    static func trailer(bodyLength: Int, bodyChecksum: [UInt8], metadata: CacheEntryMetadata) throws -> Data {
+    package static func trailer(bodyLength: Int, bodyChecksum: [UInt8], metadata: CacheEntryMetadata) throws -> Data {
         let json = try encoder.encode(metadata)
         let footer = EntryFooter(
             bodyLength: bodyLength,
@@ -29,7 +29,7 @@ enum EntryCodec {
     /// Decodes and verifies a whole entry file. `expectedName` is the file's name: the
     /// metadata's key must hash to it, which catches a file copied or renamed onto the
     /// wrong key.
-    static func decode(_ file: Data, expectedName: String) throws(EntryDefect) -> (DiskCacheEntry, EntryFooter) {
+    package static func decode(_ file: Data, expectedName: String) throws(EntryDefect) -> (DiskCacheEntry, EntryFooter) {
         let size = file.count
         guard size >= EntryFooter.size else { throw .truncated(fileSize: size) }
         let footer = try EntryFooter.decode(file.suffix(EntryFooter.size), fileSize: size)

@@ -23,7 +23,7 @@ import Foundation
 /// byte is checked: magic and version directly, both lengths against the file size, both
 /// checksums against the bytes they cover. Two checksums let statistics and pruning read
 /// and trust the metadata without hashing the body.
-struct EntryFooter: Equatable {
+package struct EntryFooter: Equatable {
     static let size = 32
     static let currentVersion: UInt16 = 2
     static let magic: [UInt8] = Array("PFCE".utf8)
@@ -73,7 +73,7 @@ struct EntryFooter: Equatable {
 
 /// Why an entry file cannot be trusted. Any defect makes the file a miss and gets it
 /// removed.
-enum EntryDefect: Error, Equatable, CustomStringConvertible {
+package enum EntryDefect: Error, Equatable, CustomStringConvertible {
     case truncated(fileSize: Int)
     case badMagic
     case unsupportedVersion(UInt16)
@@ -84,7 +84,7 @@ enum EntryDefect: Error, Equatable, CustomStringConvertible {
     case bodyChecksumMismatch
     case unreadable(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .truncated(let size): "truncated: \(size) bytes is shorter than the \(EntryFooter.size)-byte footer"
         case .badMagic: "not a PostFeed cache entry (bad magic in footer)"

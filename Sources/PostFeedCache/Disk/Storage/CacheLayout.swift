@@ -18,7 +18,7 @@ import Foundation
 ///
 /// The paths here are for messages and for callers that need one (the download folder);
 /// the cache itself reaches every file by name through ``CacheFolders``, never by path.
-struct CacheLayout: Sendable {
+package struct CacheLayout: Sendable {
     let directory: String
 
     init(directory: URL) {
@@ -36,7 +36,7 @@ struct CacheLayout: Sendable {
     /// Spelled out with a digit table: every read computes it twice (the path, then the
     /// key check), and 32 `String(radix:)` joined were 6 % of a warm image replay's CPU
     /// (`postfeed-bench cache`).
-    static func name(forKey key: String) -> String {
+    package static func name(forKey key: String) -> String {
         var digest = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         withUnsafeMutableBytes(of: &digest) { out in
             var key = key

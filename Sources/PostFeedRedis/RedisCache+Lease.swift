@@ -1,27 +1,14 @@
+import PostFeedCache
 import Foundation
 import Synchronization
 
 extension RedisCache {
     /// A fetch lease this instance holds: release it with ``release(_:)`` after sharing the
     /// value (or failing to get one).
-    public struct Lease: Sendable, Equatable {
-        /// The cache key it covers.
-        public let key: String
-        /// This holder's random token: only its holder releases it.
-        let token: String
-    }
+    public typealias Lease = SharedCacheLease
 
     /// What ``entryOrLease(forKey:notStoredBefore:afterMiss:)`` found.
-    public enum LookupResult: Sendable {
-        /// The entry, verified (fresh or not: check ``DiskCacheEntry/isExpired(at:)``).
-        case hit(DiskCacheEntry)
-        /// Nothing in Redis and this instance now holds the fetch lease: fetch from the
-        /// origin, ``share(_:forKey:)`` the entry, then ``release(_:)``.
-        case lease(Lease)
-        /// Fetch from the origin without a lease: Redis cannot answer now, or another
-        /// instance's lease ended without a value.
-        case fetch
-    }
+    public typealias LookupResult = SharedCacheLookup
 
     /// Releases `key`'s lease only if this instance still holds it (a one-key script:
     /// compare the token, delete), so a lease that expired and was taken by another

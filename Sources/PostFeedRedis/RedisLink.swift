@@ -1,3 +1,4 @@
+import PostFeedCache
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+import PostFeedCache
 internal import CHiredis
 import Foundation
 

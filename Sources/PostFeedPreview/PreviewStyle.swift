@@ -1,3 +1,4 @@
+import PostFeed
 import PostFeedImaging
 
 /// How an image preview is drawn: the terminal protocol, its colours and the size of one

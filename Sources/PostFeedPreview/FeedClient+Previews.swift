@@ -1,3 +1,4 @@
+import PostFeed
 import Foundation
 import PostFeedHTTP
 import PostFeedImaging
@@ -16,7 +17,9 @@ extension FeedClient {
     /// }
     /// ```
     /// Cancel the calling task to abandon it (a list scrolled past): it throws `.cancelled`.
-    /// - Throws: ``ImagePreviewError``: `.unavailable` (the pipeline's reason),
+    /// Needs ``ImagePreviews`` among the client's plugins.
+    /// - Throws: ``ImagePreviewError``: `.unavailable` (the pipeline's reason, or no
+    ///   ``ImagePreviews`` plugin),
     ///   `.undecodable`, `.cancelled`.
     public func preview(
         for post: Post, fittingIn cells: PixelSize, style: PreviewStyle, priority: HTTPPriority = .high
@@ -25,6 +28,9 @@ extension FeedClient {
         guard let response = image.response else {
             if let error = image.error, error.code == .cancelled { throw .cancelled(image.url) }
             throw .unavailable(image.url, reason: image.error.map { "\($0.message)" } ?? "no image")
+        }
+        guard let previews else {
+            throw .unavailable(image.url, reason: "the client draws no previews (its plugins have no ImagePreviews)")
         }
         return try await previews.preview(of: response, fittingIn: cells, style: style)
     }
@@ -35,6 +41,6 @@ extension FeedClient {
     public func storedPreview(for post: Post, fittingIn cells: PixelSize, style: PreviewStyle) -> ImagePreview? {
         guard style.imageProtocol != .none, let url = backend.imageURL(for: post),
               let response = images.cachedImage(for: url) else { return nil }
-        return previews.storedPreview(of: response, fittingIn: cells, style: style)
+        return previews?.storedPreview(of: response, fittingIn: cells, style: style)
     }
 }

@@ -1,3 +1,4 @@
+import PostFeedCache
 import Foundation
 
 /// The shared tier as one more ``DataCaching`` layer. These calls block the calling thread

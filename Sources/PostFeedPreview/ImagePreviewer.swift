@@ -1,3 +1,4 @@
+import PostFeed
 import CoreMetrics
 import Foundation
 import PostFeedImaging

@@ -1,3 +1,4 @@
+import PostFeedCache
 import Foundation
 import Synchronization
 

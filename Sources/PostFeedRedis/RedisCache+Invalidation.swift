@@ -1,3 +1,4 @@
+import PostFeedCache
 import Foundation
 
 /// Invalidations every instance sees: one small key per scope (a backend's pages) holding

@@ -1,3 +1,4 @@
+import PostFeed
 import PostFeedImaging
 
 /// An image drawn for a terminal: the bytes to write, and how many cells they cover.

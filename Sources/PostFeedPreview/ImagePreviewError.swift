@@ -1,3 +1,4 @@
+import PostFeed
 import Foundation
 import PostFeedHTTP
 
