@@ -15,9 +15,11 @@ public struct ResumeReport: Sendable {
     /// Infinite: the feed index of the first post the saved place had not reached yet, when
     /// the feed holds posts past it; `nil` when every loaded post was read.
     ///
-    /// Set only when the page size changed since the save: the list is rebuilt in pages of
-    /// the new size, and the last of them may reach past the posts the last run showed
-    /// (10 → 25 after posts 1–30 loads posts 26–50). Those posts are the reader's next ones:
+    /// Set when the saved list holds posts the reader was never shown (``ListState/shownLength``:
+    /// a page loaded ahead, a browse's catalog walk), or the page size changed since the
+    /// save: the list is rebuilt in pages of the new size, and the last of them may reach
+    /// past the posts the last run showed (10 → 25 after posts 1–30 loads posts 26–50).
+    /// Those posts are the reader's next ones:
     /// ``FeedClient/readInfinite(pages:after:onLoading:onPage:)`` hands them over first.
     public var firstUnreadIndex: Int?
 
@@ -88,18 +90,27 @@ extension FeedClient {
     public func resumeInfinite() async throws(RepositoryError) -> ResumeReport {
         var notices: [String] = []
         guard var state = loadState(.infinite, notices: &notices) else {
+            shownLength.withLock { $0 = 0 }
+            // Posts shown in the popularity order are seen, also before any place is saved.
+            let popular = popularityShownPostIDs
+            if !popular.isEmpty, await infinite.count == 0 {
+                await infinite.restore(
+                    InfiniteFeed.Snapshot(segments: [], nextKey: repository.firstPageKey, totalCount: nil), hiddenPostIDs: popular)
+            }
             return ResumeReport(anchorIndex: 0, restored: false, notices: notices)
         }
         // In the backend's positions: how far the saved list reached, so posts the new page
         // size's last page adds past it are handed over as unread, not skipped.
-        var readThrough: Int?
+        // Posts loaded but never shown (loaded ahead, by the catalog walk, or by the last page
+        // of a list rebuilt in another page size) are the reader's next ones too.
+        let readThrough = state.readLength
+        shownLength.withLock { $0 = readThrough }
         if state.pageSize != configuration.pageSize {
             notices.append("page size changed from \(state.pageSize) to \(configuration.pageSize); keeping your place")
-            readThrough = state.readLength
             state = state.resized(to: configuration.pageSize, firstPageKey: repository.firstPageKey)
         }
         let snapshot = try await snapshot(restoring: state)
-        await infinite.restore(snapshot, hiddenPostIDs: state.seenPostIDs)
+        await infinite.restore(snapshot, hiddenPostIDs: state.seenPostIDs.union(popularityShownPostIDs))
         if let anchor = state.anchor, anchor.index >= 0 {
             // A place carried over from paged mode on a cursor backend may lie past the pages
             // the state could name: load on (cache first) until the list holds it.
@@ -116,9 +127,9 @@ extension FeedClient {
         let ids = await infinite.loadedPostIDs
         let index = state.restoredIndex(in: ids) ?? 0
         var firstUnread: Int?
-        if let readThrough {
+        if readThrough < (await infinite.listedCount) {
             // Feed indices skip posts hidden by `unseenOnly`: the first post at or past the
-            // backend position the saved list reached.
+            // backend position the reader was shown through.
             let positions = await infinite.listPositions(in: 0..<ids.count)
             firstUnread = positions.firstIndex { $0 >= readThrough }
         }
@@ -130,7 +141,8 @@ extension FeedClient {
     /// known, so ``InfiniteFeed/Configuration/unseenOnly`` hides them.
     public func restartInfinite() async -> ResumeReport {
         var notices: [String] = []
-        let seen = loadState(.infinite, notices: &notices)?.seenPostIDs ?? PostIDSet()
+        let seen = (loadState(.infinite, notices: &notices)?.seenPostIDs ?? PostIDSet()).union(popularityShownPostIDs)
+        shownLength.withLock { $0 = 0 }
         await infinite.restore(InfiniteFeed.Snapshot(segments: [], nextKey: repository.firstPageKey, totalCount: nil), hiddenPostIDs: seen)
         return ResumeReport(anchorIndex: 0, restored: false, notices: notices)
     }
@@ -164,7 +176,27 @@ extension FeedClient {
         // refuses a list naming a post twice (a page read back that overlaps an earlier one).
         var known = Set<PostID>()
         known.reserveCapacity(shown.count)
-        let pages = snapshot.segments.map { segment in segment.listedPostIDs.filter { known.insert($0).inserted } }
+        var pages = snapshot.segments.map { segment in segment.listedPostIDs.filter { known.insert($0).inserted } }
+        // The place is what was shown (DESIGN.md): pages past the post shown last and the
+        // place itself (loaded ahead, by the catalog walk) are not saved as loaded, so the
+        // next run shows them.
+        let anchorListIndex = shown.indices.contains(anchorIndex)
+            ? Array(pages.joined()).firstIndex(of: shown[anchorIndex]).map { $0 + 1 } ?? 0 : 0
+        let shownThrough = shownLength.withLock { $0 }
+        var keep = pages.count
+        var covered = 0
+        for (index, page) in pages.enumerated() {
+            guard let shownThrough else { break }
+            if covered >= max(shownThrough, anchorListIndex) {
+                keep = index
+                break
+            }
+            covered += page.count
+        }
+        let trimmed = keep < pages.count
+        let keys = snapshot.segments.prefix(keep).map(\.key)
+        let nextKey = trimmed ? snapshot.segments[keep].key : snapshot.nextKey
+        pages = Array(pages.prefix(keep))
         let listed = pages.flatMap { $0 }
         var anchor: ScrollAnchor?
         if shown.indices.contains(anchorIndex) {
@@ -173,10 +205,28 @@ extension FeedClient {
         }
         var state = ListState(
             mode: .infinite, backendIdentity: backend.identity, pageSize: configuration.pageSize, savedAt: Date(),
-            anchor: anchor, totalCount: snapshot.totalCount, endReached: snapshot.nextKey == nil, seenPostIDs: shownPostIDs,
-            loadedPostIDs: listed, loadedPageKeys: snapshot.segments.map(\.key), nextPageKey: snapshot.nextKey)
+            anchor: anchor, totalCount: snapshot.totalCount, endReached: nextKey == nil, seenPostIDs: shownPostIDs,
+            loadedPostIDs: listed, loadedPageKeys: keys, nextPageKey: nextKey)
         state.loadedPageCounts = pages.map(\.count)
+        state.shownLength = shownThrough.map { min($0, listed.count) }
         return try save(state).notices
+    }
+
+    /// Records that the reader was shown the infinite feed's posts, in the backend's order,
+    /// up to and including the post at 0-based backend position `position` (a post's
+    /// number less one): the next `list` continues after the furthest such post. Posts
+    /// loaded but not shown, or shown in another order (popularity), are not passed here.
+    public func markShown(throughPosition position: Int) {
+        let length = PlaceConverter.saturatingAdd(max(position, -1), 1)
+        shownLength.withLock { $0 = max($0 ?? 0, length) }
+    }
+
+    /// Records that the infinite feed's posts at feed indices `range` were shown in the
+    /// backend's order (see ``markShown(throughPosition:)``).
+    public func markShown(feedIndices range: Range<Int>) async {
+        guard let last = range.last, last >= 0 else { return }
+        guard let position = await infinite.listPositions(in: last..<(last + 1)).first else { return }
+        markShown(throughPosition: position)
     }
 
     /// The ids of the infinite feed's posts at feed indices `range` (clamped to what is

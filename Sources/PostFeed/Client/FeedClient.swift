@@ -147,6 +147,13 @@ public final class FeedClient: Sendable {
     /// Per mode, the ``ListState/generation`` this client last loaded or saved: what its
     /// next save builds on, so a save overtaken by another process merges with it.
     let stateGenerations = Mutex<[ListMode: Int]>([:])
+    /// Infinite: how far into the backend's list the reader was shown posts, in the
+    /// backend's order (``ListState/shownLength``): read from the state on resume, moved by
+    /// ``markShown(throughPosition:)``, saved with the place. `nil` until one of those: a
+    /// client that never resumed nor marked saves every loaded post as shown.
+    let shownLength = Mutex<Int?>(nil)
+    /// The generation of the popularity order's file this client last loaded or saved.
+    let popularityGeneration = Mutex<Int>(0)
 
     /// Builds the graph: starts the HTTP engine, opens the disk layers (a private temporary
     /// folder, with one warning, when the cache root cannot be used), the repository, the

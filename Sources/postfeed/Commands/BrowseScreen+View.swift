@@ -96,6 +96,11 @@ extension BrowseScreen {
             say("stopped loading: \(result.view.loaded) posts loaded")
         }
         shownThisRun.formUnion(result.view.posts.map(\.id))
+        // The place is what was shown in the backend's order: the popularity order marks
+        // its posts seen but moves no place.
+        if mode == .infinite, !byPopularity, let last = result.view.numbers.max() {
+            client.markShown(throughPosition: last - 1)
+        }
         loadMoreIfNeeded()
         loadThumbnails()
         if result.expiredPages > 0 { startRevalidation() }
