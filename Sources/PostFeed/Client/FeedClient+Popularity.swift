@@ -31,12 +31,9 @@ extension FeedClient {
         /// Notices from reading the saved state (posts shown in earlier runs), one line each.
         public var notices: [String]
 
-        /// Sorts `entries` most popular first, ties in the backend's order.
+        /// Sorts `entries` most popular first, ties in the backend's order (``PopularityRanking``).
         public static func ordered(_ entries: [Entry]) -> [Entry] {
-            entries.sorted { lhs, rhs in
-                let (l, r) = (lhs.post.popularity ?? -.infinity, rhs.post.popularity ?? -.infinity)
-                return l != r ? l > r : lhs.position < rhs.position
-            }
+            PopularityRanking.ordered(entries) { ($0.post.popularity, $0.position) }
         }
     }
 

@@ -176,27 +176,7 @@ extension FeedClient {
         // refuses a list naming a post twice (a page read back that overlaps an earlier one).
         var known = Set<PostID>()
         known.reserveCapacity(shown.count)
-        var pages = snapshot.segments.map { segment in segment.listedPostIDs.filter { known.insert($0).inserted } }
-        // The place is what was shown (DESIGN.md): pages past the post shown last and the
-        // place itself (loaded ahead, by the catalog walk) are not saved as loaded, so the
-        // next run shows them.
-        let anchorListIndex = shown.indices.contains(anchorIndex)
-            ? Array(pages.joined()).firstIndex(of: shown[anchorIndex]).map { $0 + 1 } ?? 0 : 0
-        let shownThrough = shownLength.withLock { $0 }
-        var keep = pages.count
-        var covered = 0
-        for (index, page) in pages.enumerated() {
-            guard let shownThrough else { break }
-            if covered >= max(shownThrough, anchorListIndex) {
-                keep = index
-                break
-            }
-            covered += page.count
-        }
-        let trimmed = keep < pages.count
-        let keys = snapshot.segments.prefix(keep).map(\.key)
-        let nextKey = trimmed ? snapshot.segments[keep].key : snapshot.nextKey
-        pages = Array(pages.prefix(keep))
+        let pages = snapshot.segments.map { segment in segment.listedPostIDs.filter { known.insert($0).inserted } }
         let listed = pages.flatMap { $0 }
         var anchor: ScrollAnchor?
         if shown.indices.contains(anchorIndex) {
@@ -205,10 +185,12 @@ extension FeedClient {
         }
         var state = ListState(
             mode: .infinite, backendIdentity: backend.identity, pageSize: configuration.pageSize, savedAt: Date(),
-            anchor: anchor, totalCount: snapshot.totalCount, endReached: nextKey == nil, seenPostIDs: shownPostIDs,
-            loadedPostIDs: listed, loadedPageKeys: keys, nextPageKey: nextKey)
+            anchor: anchor, totalCount: snapshot.totalCount, endReached: snapshot.nextKey == nil, seenPostIDs: shownPostIDs,
+            loadedPostIDs: listed, loadedPageKeys: snapshot.segments.map(\.key), nextPageKey: snapshot.nextKey)
         state.loadedPageCounts = pages.map(\.count)
-        state.shownLength = shownThrough.map { min($0, listed.count) }
+        // The place is what was shown (DESIGN.md): posts loaded past it (ahead, by the
+        // catalog walk) stay loaded, and the next run shows them first.
+        state.shownLength = shownLength.withLock { $0 }.map { min($0, listed.count) }
         return try save(state).notices
     }
 

@@ -199,7 +199,7 @@ extension BrowseScreen {
         while start < ids.count {
             let end = min(ids.count, start + 200)
             if ids[start..<end].contains(where: { known[$0] == nil }) {
-                for post in try await feed.posts(in: start..<end) { known[post.id] = post.popularity ?? 0 }
+                for post in try await feed.posts(in: start..<end) { known[post.id] = PopularityRanking.rankValue(post.popularity) }
             }
             start = end
         }
