@@ -30,8 +30,9 @@ struct PopularityDefinitionTests {
             #expect(PrintedList(list.standardOutput).positions == Self.expected, "\(list)")
 
             let browse = try await sandbox.run(
-                ["browse", "--rows", "6", "--images", "none"] + backend, standardInput: Data("sq".utf8))
+                ["browse", "--rows", "6", "--images", "none"] + backend, standardInput: Data("sbbbq".utf8))
             #expect(browse.succeeded, "\(browse)")
+            // s keeps post #1 on top (it ranks 5th now); b goes back to the top of the order.
             let frame = browse.standardOutput.components(separatedBy: "PostFeed · ").last ?? ""
             #expect(PrintedList(frame).positions == Self.expected, "\(frame)")
         }
