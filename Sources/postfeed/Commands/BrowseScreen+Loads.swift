@@ -155,14 +155,9 @@ extension BrowseScreen {
         let (client, mode) = (client, mode)
         start(.refresh, activity: "refreshing from the network…") { _ in
             do {
-                switch mode {
-                case .infinite:
-                    // Cancels the background catalog load; the old list stays until page 1 arrives.
-                    try await client.infinite.refresh()
-                case .paged:
-                    try await client.paged.goTo(page: 1, cachePolicy: .reload)
-                    await client.repository.invalidateCachedPages()
-                }
+                // Back to page 1 (the infinite feed's background catalog load cancelled);
+                // the old posts stay until page 1 arrives.
+                try await client.feed(for: mode).refresh()
                 return { screen in
                     screen.catalog = CatalogProgress()
                     screen.popularity = [:]
