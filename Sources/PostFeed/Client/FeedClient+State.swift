@@ -388,7 +388,9 @@ extension FeedClient {
             return state
         case .discarded(let reason, _):
             stateGenerations.withLock { $0[mode] = 0 }
-            notices.append(reason.message)
+            // Said once per client: a second load (browse reads the current mode, then
+            // opens it) finds the same file, still waiting to be set aside on the next save.
+            if reportedStateProblems.withLock({ $0.insert(reason.message).inserted }) { notices.append(reason.message) }
             return nil
         }
     }

@@ -154,6 +154,9 @@ public final class FeedClient: Sendable {
     let shownLength = Mutex<Int?>(nil)
     /// The generation of the popularity order's file this client last loaded or saved.
     let popularityGeneration = Mutex<Int>(0)
+    /// State files this client already reported as unusable (their reasons): a session
+    /// reads the state once as far as the reader is told, however often it is loaded.
+    let reportedStateProblems = Mutex<Set<String>>([])
 
     /// Builds the graph: starts the HTTP engine, opens the disk layers (a private temporary
     /// folder, with one warning, when the cache root cannot be used), the repository, the

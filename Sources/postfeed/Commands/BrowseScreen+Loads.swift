@@ -34,10 +34,9 @@ extension BrowseScreen {
     private func opened(at report: ResumeReport, hidden: PostIDSet?, announcing announcement: String?) {
         opened = true
         firstOpen = false
-        // The announcement may hold the same notice (browse's start says what the state
-        // files said): once.
-        let notices = report.notices.filter { notice in announcement.map { !$0.contains(notice) } ?? true }
-        say((notices + [announcement].compactMap { $0 }).joined(separator: "; "))
+        // The library reports a state file set aside once per run: browse's start said it
+        // already when it is in the announcement.
+        say((report.notices + [announcement].compactMap { $0 }).joined(separator: "; "))
         switch mode {
         case .infinite:
             if earlierSeen == nil { earlierSeen = hidden ?? PostIDSet() }
