@@ -113,11 +113,7 @@ extension ListStateStore {
         do throws(SystemCallFailure) {
             folder = try StateFileSystem.openFolder(root: cacheRoot, creating: true)
         } catch {
-            if error.isSymbolicLink { throw Self.linkError(error, saving: url) }
-            throw ListStateError(
-                error.isPermissionProblem ? .notWritable : .writeFailed, url: url, systemError: error.errno,
-                message: "cannot save \(Self.display(url)): \(error.step) \(Self.display(URL(fileURLWithPath: error.path))) failed "
-                    + "(\(error.text)); check that the folder is writable and the disk has room")
+            throw Self.otherFileSaveError(error, url: url)
         }
         return try StateFileSystem.withExclusiveLock(
             in: folder, refusal: { Self.linkError($0, saving: url) }
