@@ -103,6 +103,10 @@ extension ListState {
         guard mode == .infinite else { return converted }
         var result = self
         result.anchor = anchor
+        // The post in view in the other mode was shown: `list` continues after it at least.
+        if let shown = result.shownLength {
+            result.shownLength = max(shown, min(PlaceConverter.saturatingAdd(anchor.index, 1), coveredLength))
+        }
         if anchor.index >= coveredLength, converted.loadedPageKeys.count > loadedPageKeys.count {
             // The place is past the loaded pages: add the pages up to it (their posts are read
             // back on restore); what is loaded stays.
