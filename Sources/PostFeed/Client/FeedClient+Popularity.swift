@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension FeedClient {
     /// The whole feed ordered by popularity (see ``popularityOrder(progress:)``).
@@ -30,12 +31,9 @@ extension FeedClient {
         /// Notices from reading the saved state (posts shown in earlier runs), one line each.
         public var notices: [String]
 
-        /// Sorts `entries` most popular first, ties in the backend's order.
+        /// Sorts `entries` most popular first, ties in the backend's order (``PopularityRanking``).
         public static func ordered(_ entries: [Entry]) -> [Entry] {
-            entries.sorted { lhs, rhs in
-                let (l, r) = (lhs.post.popularity ?? -.infinity, rhs.post.popularity ?? -.infinity)
-                return l != r ? l > r : lhs.position < rhs.position
-            }
+            PopularityRanking.ordered(entries) { ($0.post.popularity, $0.position) }
         }
     }
 
@@ -79,5 +77,33 @@ extension FeedClient {
         let entries = zip(posts, positions).map { PopularityOrder.Entry(post: $0, position: $1) }
         return PopularityOrder(
             entries: PopularityOrder.ordered(entries), stoppedEarly: stoppedEarly, cappedAt: cappedAt, notices: restarted.notices)
+    }
+}
+
+extension FeedClient {
+    // MARK: How far the popularity order was shown
+
+    /// The popularity order's progress saved for this backend (``PopularityOrderState``); an
+    /// unusable file is set aside and reported in ``ListStateStore/PopularityOrderLoad/problem``.
+    /// The next ``savePopularityOrder(_:)`` builds on the generation loaded here.
+    public func loadPopularityOrder() -> ListStateStore.PopularityOrderLoad {
+        let load = stateStore.loadPopularityOrder(backendIdentity: backend.identity)
+        popularityGeneration.withLock { $0 = load.state.generation }
+        return load
+    }
+
+    /// Saves how far the popularity order was shown, merged with another process's save
+    /// (read-modify-write under the state lock). Returns the state written.
+    @discardableResult
+    public func savePopularityOrder(_ state: PopularityOrderState) throws(ListStateError) -> PopularityOrderState {
+        let written = try stateStore.savePopularityOrder(state, basedOn: popularityGeneration.withLock { $0 })
+        popularityGeneration.withLock { $0 = written.generation }
+        return written
+    }
+
+    /// Posts shown in the popularity order: seen, as the infinite feed's seen posts are
+    /// (an unusable file counts for none and is left for the popularity order to report).
+    var popularityShownPostIDs: PostIDSet {
+        PostIDSet(stateStore.loadPopularityOrder(backendIdentity: backend.identity, settingAside: false).state.shownPostIDs)
     }
 }

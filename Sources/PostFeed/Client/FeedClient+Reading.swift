@@ -97,44 +97,60 @@ extension FeedClient {
         var reading = InfiniteReading(
             start: start, end: loaded, place: resumed.anchorIndex, delivered: start, savedEnd: nil, hasMore: true,
             totalCount: nil, staleReason: nil, failure: nil, notices: [])
-        var carried = start < loaded
+        // Where the next page handed over starts (also without `onPage`, which hands over
+        // nothing until the caller prints everything).
+        var next = start
         var savedWithMore = false
+        let pageSize = max(configuration.pageSize, 1)
         for number in 1...max(pages, 1) {
             if Task.isCancelled { break }
-            onLoading?(number)
-            let pageStart = await infinite.count
-            let added: Int
-            do {
-                added = try await infinite.loadMore()
-            } catch {
-                reading.failure = error
-                break
+            let count = await infinite.count
+            let page: Range<Int>
+            let place: Int
+            if count - next >= pageSize {
+                // A page's worth of posts loaded but never shown (a run's page loaded ahead,
+                // the catalog walk of a browse): shown first, nothing loaded.
+                page = next..<(next + pageSize)
+                place = next
+            } else {
+                onLoading?(number)
+                let added: Int
+                do {
+                    added = try await infinite.loadMore()
+                } catch {
+                    reading.failure = error
+                    break
+                }
+                // Carried posts alone (the list ended) are a page of their own.
+                guard added > 0 || next < count else { break }
+                page = next..<(await infinite.count)
+                place = added > 0 ? count : next
             }
-            // Carried posts alone (the list ended) are a page of their own.
-            guard added > 0 || carried else { break }
-            let place = added > 0 ? pageStart : reading.delivered
-            carried = false
+            next = page.upperBound
             guard let onPage else {
                 reading.place = place
                 continue
             }
             do {
-                let handed = reading.delivered..<(await infinite.count)
-                try await onPage(handed)
+                try await onPage(page)
                 // Only a page handed over can be the place.
                 reading.place = place
-                reading.delivered = handed.upperBound
+                reading.delivered = page.upperBound
+                await markShown(feedIndices: page)
                 // The write is atomic, so a kill never tears it.
-                reading.notices += try await saveInfinite(anchorIndex: place, shownPostIDs: await shownPostIDs(in: handed))
-                reading.savedEnd = handed.upperBound
-                savedWithMore = await infinite.hasMore
+                reading.notices += try await saveInfinite(anchorIndex: place, shownPostIDs: await shownPostIDs(in: page))
+                reading.savedEnd = page.upperBound
+                let (more, total) = (await infinite.hasMore, await infinite.count)
+                savedWithMore = more || page.upperBound < total
             } catch {
                 reading.failure = error
                 break
             }
         }
-        reading.end = await infinite.count
-        reading.hasMore = await infinite.hasMore
+        let count = await infinite.count
+        reading.end = min(next, count)
+        let more = await infinite.hasMore
+        reading.hasMore = more || reading.end < count
         // A walk the feed ended without a new post (the backend repeats itself or loops):
         // the last save still says there is more. Save the end too, so the next run does
         // not walk into the same wall and warn again.
@@ -157,6 +173,7 @@ extension FeedClient {
     @discardableResult
     public func savePlace(after reading: InfiniteReading) async throws(ListStateError) -> [String] {
         guard reading.savedEnd != reading.end else { return [] }
+        await markShown(feedIndices: reading.start..<reading.end)
         return try await saveInfinite(
             anchorIndex: reading.place, shownPostIDs: await shownPostIDs(in: reading.start..<reading.end))
     }

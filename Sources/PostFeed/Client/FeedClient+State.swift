@@ -15,9 +15,11 @@ public struct ResumeReport: Sendable {
     /// Infinite: the feed index of the first post the saved place had not reached yet, when
     /// the feed holds posts past it; `nil` when every loaded post was read.
     ///
-    /// Set only when the page size changed since the save: the list is rebuilt in pages of
-    /// the new size, and the last of them may reach past the posts the last run showed
-    /// (10 → 25 after posts 1–30 loads posts 26–50). Those posts are the reader's next ones:
+    /// Set when the saved list holds posts the reader was never shown (``ListState/shownLength``:
+    /// a page loaded ahead, a browse's catalog walk), or the page size changed since the
+    /// save: the list is rebuilt in pages of the new size, and the last of them may reach
+    /// past the posts the last run showed (10 → 25 after posts 1–30 loads posts 26–50).
+    /// Those posts are the reader's next ones:
     /// ``FeedClient/readInfinite(pages:after:onLoading:onPage:)`` hands them over first.
     public var firstUnreadIndex: Int?
 
@@ -88,18 +90,27 @@ extension FeedClient {
     public func resumeInfinite() async throws(RepositoryError) -> ResumeReport {
         var notices: [String] = []
         guard var state = loadState(.infinite, notices: &notices) else {
+            shownLength.withLock { $0 = 0 }
+            // Posts shown in the popularity order are seen, also before any place is saved.
+            let popular = popularityShownPostIDs
+            if !popular.isEmpty, await infinite.count == 0 {
+                await infinite.restore(
+                    InfiniteFeed.Snapshot(segments: [], nextKey: repository.firstPageKey, totalCount: nil), hiddenPostIDs: popular)
+            }
             return ResumeReport(anchorIndex: 0, restored: false, notices: notices)
         }
         // In the backend's positions: how far the saved list reached, so posts the new page
         // size's last page adds past it are handed over as unread, not skipped.
-        var readThrough: Int?
+        // Posts loaded but never shown (loaded ahead, by the catalog walk, or by the last page
+        // of a list rebuilt in another page size) are the reader's next ones too.
+        let readThrough = state.readLength
+        shownLength.withLock { $0 = readThrough }
         if state.pageSize != configuration.pageSize {
             notices.append("page size changed from \(state.pageSize) to \(configuration.pageSize); keeping your place")
-            readThrough = state.readLength
             state = state.resized(to: configuration.pageSize, firstPageKey: repository.firstPageKey)
         }
         let snapshot = try await snapshot(restoring: state)
-        await infinite.restore(snapshot, hiddenPostIDs: state.seenPostIDs)
+        await infinite.restore(snapshot, hiddenPostIDs: state.seenPostIDs.union(popularityShownPostIDs))
         if let anchor = state.anchor, anchor.index >= 0 {
             // A place carried over from paged mode on a cursor backend may lie past the pages
             // the state could name: load on (cache first) until the list holds it.
@@ -116,9 +127,9 @@ extension FeedClient {
         let ids = await infinite.loadedPostIDs
         let index = state.restoredIndex(in: ids) ?? 0
         var firstUnread: Int?
-        if let readThrough {
+        if readThrough < (await infinite.listedCount) {
             // Feed indices skip posts hidden by `unseenOnly`: the first post at or past the
-            // backend position the saved list reached.
+            // backend position the reader was shown through.
             let positions = await infinite.listPositions(in: 0..<ids.count)
             firstUnread = positions.firstIndex { $0 >= readThrough }
         }
@@ -130,7 +141,8 @@ extension FeedClient {
     /// known, so ``InfiniteFeed/Configuration/unseenOnly`` hides them.
     public func restartInfinite() async -> ResumeReport {
         var notices: [String] = []
-        let seen = loadState(.infinite, notices: &notices)?.seenPostIDs ?? PostIDSet()
+        let seen = (loadState(.infinite, notices: &notices)?.seenPostIDs ?? PostIDSet()).union(popularityShownPostIDs)
+        shownLength.withLock { $0 = 0 }
         await infinite.restore(InfiniteFeed.Snapshot(segments: [], nextKey: repository.firstPageKey, totalCount: nil), hiddenPostIDs: seen)
         return ResumeReport(anchorIndex: 0, restored: false, notices: notices)
     }
@@ -176,7 +188,27 @@ extension FeedClient {
             anchor: anchor, totalCount: snapshot.totalCount, endReached: snapshot.nextKey == nil, seenPostIDs: shownPostIDs,
             loadedPostIDs: listed, loadedPageKeys: snapshot.segments.map(\.key), nextPageKey: snapshot.nextKey)
         state.loadedPageCounts = pages.map(\.count)
+        // The place is what was shown (DESIGN.md): posts loaded past it (ahead, by the
+        // catalog walk) stay loaded, and the next run shows them first.
+        state.shownLength = shownLength.withLock { $0 }.map { min($0, listed.count) }
         return try save(state).notices
+    }
+
+    /// Records that the reader was shown the infinite feed's posts, in the backend's order,
+    /// up to and including the post at 0-based backend position `position` (a post's
+    /// number less one): the next `list` continues after the furthest such post. Posts
+    /// loaded but not shown, or shown in another order (popularity), are not passed here.
+    public func markShown(throughPosition position: Int) {
+        let length = PlaceConverter.saturatingAdd(max(position, -1), 1)
+        shownLength.withLock { $0 = max($0 ?? 0, length) }
+    }
+
+    /// Records that the infinite feed's posts at feed indices `range` were shown in the
+    /// backend's order (see ``markShown(throughPosition:)``).
+    public func markShown(feedIndices range: Range<Int>) async {
+        guard let last = range.last, last >= 0 else { return }
+        guard let position = await infinite.listPositions(in: last..<(last + 1)).first else { return }
+        markShown(throughPosition: position)
     }
 
     /// The ids of the infinite feed's posts at feed indices `range` (clamped to what is
@@ -356,7 +388,9 @@ extension FeedClient {
             return state
         case .discarded(let reason, _):
             stateGenerations.withLock { $0[mode] = 0 }
-            notices.append(reason.message)
+            // Said once per client: a second load (browse reads the current mode, then
+            // opens it) finds the same file, still waiting to be set aside on the next save.
+            if reportedStateProblems.withLock({ $0.insert(reason.message).inserted }) { notices.append(reason.message) }
             return nil
         }
     }

@@ -156,6 +156,16 @@ public final class FeedClient: Sendable {
     /// Per mode, the ``ListState/generation`` this client last loaded or saved: what its
     /// next save builds on, so a save overtaken by another process merges with it.
     let stateGenerations = Mutex<[ListMode: Int]>([:])
+    /// Infinite: how far into the backend's list the reader was shown posts, in the
+    /// backend's order (``ListState/shownLength``): read from the state on resume, moved by
+    /// ``markShown(throughPosition:)``, saved with the place. `nil` until one of those: a
+    /// client that never resumed nor marked saves every loaded post as shown.
+    let shownLength = Mutex<Int?>(nil)
+    /// The generation of the popularity order's file this client last loaded or saved.
+    let popularityGeneration = Mutex<Int>(0)
+    /// State files this client already reported as unusable (their reasons): a session
+    /// reads the state once as far as the reader is told, however often it is loaded.
+    let reportedStateProblems = Mutex<Set<String>>([])
 
     /// Builds the graph: the HTTP engine (its thread starts with the first request or
     /// ``run()``), the disk layers (see ``Configuration/unusableCacheRoot``), the repository,

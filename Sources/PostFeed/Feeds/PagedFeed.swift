@@ -219,10 +219,12 @@ public actor PagedFeed {
         }
     }
 
-    /// Reloads the current page from the network, replacing its cached copy.
-    @discardableResult
-    public func refresh() async throws(RepositoryError) -> Page {
-        try await goTo(page: max(currentPage, 1), cachePolicy: .reload)
+    /// Back to page 1 from the network (``Feed``'s one meaning of refresh): once it arrived
+    /// the page cache is invalidated, so other pages are revalidated when next shown. When
+    /// it fails, the page shown stays and the error is thrown; call again to retry.
+    public func refresh() async throws(RepositoryError) {
+        try await goTo(page: 1, cachePolicy: .reload)
+        await repository.invalidateCachedPages()
     }
 
     /// Remembers a key learnt elsewhere (e.g. from saved state) for page `number`.

@@ -27,6 +27,7 @@ extension ListState: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, generation, mode, backendIdentity, pageSize, savedAt
         case anchor, totalCount, endReached, seenPostIDs, loadedPostIDs, loadedPageKeys, loadedPageCounts
+        case shownLength
         case nextPageKey, currentPage, currentPageKey
     }
 
@@ -59,6 +60,7 @@ extension ListState: Codable {
         loadedPageKeys = try container.decodeElementsIfPresent(forKey: .loadedPageKeys) { try $0.decode(StoredPageKey.self).key } ?? []
         loadedPageCounts = try container.decodeElementsIfPresent(forKey: .loadedPageCounts) { try $0.decode(Int.self) }
         nextPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .nextPageKey)?.key
+        shownLength = try container.decodeIfPresent(Int.self, forKey: .shownLength)
         currentPage = try container.decodeIfPresent(Int.self, forKey: .currentPage)
         currentPageKey = try container.decodeIfPresent(StoredPageKey.self, forKey: .currentPageKey)?.key
         if let problem {
@@ -66,7 +68,7 @@ extension ListState: Codable {
         }
     }
 
-    /// Encodes every field, optional ones as explicit `null`.
+    /// Encodes every field, optional ones as explicit `null` (``shownLength`` only when set).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(version, forKey: .version)
@@ -83,6 +85,8 @@ extension ListState: Codable {
         try container.encode(loadedPageKeys.map(StoredPageKey.init), forKey: .loadedPageKeys)
         try container.encodeIntegers(loadedPageCounts, forKey: .loadedPageCounts)
         try container.encode(nextPageKey.map(StoredPageKey.init), forKey: .nextPageKey)
+        // Only where known (infinite state saved since it exists): older readers ignore it.
+        try container.encodeIfPresent(shownLength, forKey: .shownLength)
         try container.encode(currentPage, forKey: .currentPage)
         try container.encode(currentPageKey.map(StoredPageKey.init), forKey: .currentPageKey)
     }

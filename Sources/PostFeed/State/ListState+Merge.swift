@@ -35,9 +35,11 @@ extension ListState {
                 result.anchor = anchor ?? newer.anchor
                 result.savedAt = savedAt
                 result.seenPostIDs = seen
+                result.shownLength = Self.furthestShown(self, newer)
                 return (result, .merged)
             }
             if loadedPostIDs.starts(with: newer.loadedPostIDs), loadedPageKeys.starts(with: newer.loadedPageKeys) {
+                result.shownLength = Self.furthestShown(self, newer)
                 return (result, .merged)
             }
             return (result, .replaced(other: newer))
@@ -45,6 +47,13 @@ extension ListState {
             if newer.currentPage == currentPage, newer.pageSize == pageSize { return (result, .merged) }
             return (result, .replaced(other: newer))
         }
+    }
+
+    /// The further of two merged lists' shown lengths (a list without one was shown whole);
+    /// `nil` when neither says.
+    private static func furthestShown(_ one: ListState, _ other: ListState) -> Int? {
+        guard one.shownLength != nil || other.shownLength != nil else { return nil }
+        return max(one.shownLength ?? one.coveredLength, other.shownLength ?? other.coveredLength)
     }
 
     /// This state with its anchor moved onto the last loaded post when it lies outside

@@ -47,6 +47,8 @@ extension ListState {
         result.version = Self.currentVersion
         // Page boundaries of another page size or mode say nothing about the new pages.
         result.loadedPageCounts = nil
+        // Positions shown are the same in any page size; a paged place says nothing of them.
+        if mode == .paged || self.mode == .paged { result.shownLength = nil }
         result.mode = mode
         result.pageSize = newSize
         if result.anchor == nil, self.mode == .paged, let first = loadedPostIDs.first {
@@ -101,10 +103,16 @@ extension ListState {
         guard mode == .infinite else { return converted }
         var result = self
         result.anchor = anchor
+        // The post in view in the other mode was shown: `list` continues after it at least.
+        if let shown = result.shownLength {
+            result.shownLength = max(shown, min(PlaceConverter.saturatingAdd(anchor.index, 1), coveredLength))
+        }
         if anchor.index >= coveredLength, converted.loadedPageKeys.count > loadedPageKeys.count {
             // The place is past the loaded pages: add the pages up to it (their posts are read
             // back on restore); what is loaded stays.
             result.loadedPageKeys += converted.loadedPageKeys[loadedPageKeys.count...]
+            // The reader paged past the loaded posts: the pages up to the place count as read.
+            result.shownLength = nil
             result.nextPageKey = converted.nextPageKey
             result.endReached = converted.endReached
             result.totalCount = converted.totalCount ?? totalCount
@@ -115,12 +123,18 @@ extension ListState {
 
     /// Infinite: how far into the list, in the backend's positions, the saved list reached:
     /// the posts it holds, and a page size for each page listed without its ids (pages
-    /// added by a mode switch, read back on restore). `list` shows every post it loads, so
-    /// the posts past this are the reader's next ones.
+    /// added by a mode switch, read back on restore), cut at ``shownLength``: the posts
+    /// past this are the reader's next ones.
     var readLength: Int {
-        guard let counts = loadedPageCounts else { return coveredLength }
-        let (unlisted, overflow) = max(loadedPageKeys.count - counts.count, 0).multipliedReportingOverflow(by: pageSize)
-        return overflow ? Int.max : PlaceConverter.saturatingAdd(loadedPostIDs.count, unlisted)
+        let loaded: Int
+        if let counts = loadedPageCounts {
+            let (unlisted, overflow) = max(loadedPageKeys.count - counts.count, 0).multipliedReportingOverflow(by: pageSize)
+            loaded = overflow ? Int.max : PlaceConverter.saturatingAdd(loadedPostIDs.count, unlisted)
+        } else {
+            loaded = coveredLength
+        }
+        // What was shown, when the save said (DESIGN.md: the place is what was shown).
+        return min(shownLength ?? loaded, loaded)
     }
 
     // MARK: - Helpers

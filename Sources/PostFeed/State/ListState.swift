@@ -69,6 +69,14 @@ public struct ListState: Sendable, Equatable {
 
     // MARK: Infinite scroll only
 
+    /// How far into the list, in the backend's positions, the reader was **shown** posts in
+    /// the backend's order: `list` continues with the post at this 0-based position. Posts
+    /// loaded past it (a page loaded ahead, the background catalog walk, the last page of a
+    /// list rebuilt in another page size) were not shown, and the next `list` shows them.
+    /// `nil` in files written before it existed (every loaded post counts as shown) and in
+    /// paged state.
+    public var shownLength: Int?
+
     /// The key of the next page to append; `nil` once the end of the list was reached.
     /// Always `nil` in paged state.
     public var nextPageKey: PageKey?
@@ -113,6 +121,7 @@ public struct ListState: Sendable, Equatable {
         self.currentPage = currentPage
         self.currentPageKey = currentPageKey
         self.loadedPageCounts = nil
+        self.shownLength = nil
     }
 
     /// 0-based index in the whole list of `loadedPostIDs[0]`: 0 in infinite state, the
@@ -149,6 +158,7 @@ public struct ListState: Sendable, Equatable {
         if pageSize > Self.maximumPageSize { return "pageSize \(pageSize) is larger than any page size (1…\(Self.maximumPageSize))" }
         if let totalCount, totalCount < 0 { return "totalCount \(totalCount) is negative" }
         if let anchor, anchor.index < 0 { return "anchor index \(anchor.index) is negative" }
+        if let shownLength, shownLength < 0 { return "shownLength \(shownLength) is negative" }
         for key in loadedPageKeys + [nextPageKey, currentPageKey].compactMap({ $0 }) {
             switch key {
             case .number(let number) where number < 1: return "page key \(key) is not a page number (pages start at 1)"

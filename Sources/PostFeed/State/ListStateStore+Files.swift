@@ -39,12 +39,17 @@ extension ListStateStore {
             let folder = try StateFileSystem.openFolder(root: cacheRoot, creating: true)
             try StateFileSystem.writeAtomically(data, to: name, in: folder)
         } catch {
-            if error.isSymbolicLink { throw Self.linkError(error, saving: url) }
-            throw ListStateError(
-                error.isPermissionProblem ? .notWritable : .writeFailed, url: url, systemError: error.errno,
-                message: "cannot save \(Self.display(url)): \(error.step) \(Self.display(URL(fileURLWithPath: error.path))) failed "
-                    + "(\(error.text)); check that the folder is writable and the disk has room")
+            throw Self.otherFileSaveError(error, url: url)
         }
+    }
+
+    /// Why another file of the State folder (`url`) could not be saved, naming the step.
+    static func otherFileSaveError(_ error: SystemCallFailure, url: URL) -> ListStateError {
+        if error.isSymbolicLink { return linkError(error, saving: url) }
+        return ListStateError(
+            error.isPermissionProblem ? .notWritable : .writeFailed, url: url, systemError: error.errno,
+            message: "cannot save \(display(url)): \(error.step) \(display(URL(fileURLWithPath: error.path))) failed "
+                + "(\(error.text)); check that the folder is writable and the disk has room")
     }
 
     /// Renames the file `name` in the State folder to `<name>.corrupt-<time>` (`-2`, `-3`, …

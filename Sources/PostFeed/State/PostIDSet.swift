@@ -118,6 +118,13 @@ public struct PostIDSet: Sendable, Hashable, ExpressibleByArrayLiteral, CustomSt
         ranges.replaceSubrange(low...low, with: pieces)
     }
 
+    /// The ids in this set or in `other`.
+    public func union(_ other: PostIDSet) -> PostIDSet {
+        var result = self
+        result.formUnion(other)
+        return result
+    }
+
     /// Adds every id of `other`.
     public mutating func formUnion(_ other: PostIDSet) {
         ranges = Self.normalized(ranges + other.ranges)

@@ -9,7 +9,7 @@ enum BrowseOrder {
     ///
     /// - Parameters:
     ///   - ids: the loaded post ids, in feed order.
-    ///   - popularity: each post's popularity (missing counts as 0).
+    ///   - popularity: each post's popularity (missing counts lowest, see ``PopularityRanking``).
     ///   - byPopularity: most popular first across everything loaded (ties keep feed order).
     ///   - unseenOnly: hide the posts in `hidden` (shown in earlier runs) unless in `kept`
     ///     (shown in this run).
@@ -22,10 +22,8 @@ enum BrowseOrder {
             indices.removeAll { hidden.contains(ids[$0]) && !kept.contains(ids[$0]) }
         }
         if byPopularity {
-            indices.sort { lhs, rhs in
-                let (l, r) = (popularity[ids[lhs]] ?? 0, popularity[ids[rhs]] ?? 0)
-                return l != r ? l > r : lhs < rhs
-            }
+            // The library's one popularity order: none lowest, ties in the feed's order.
+            indices = PopularityRanking.ordered(indices) { (popularity[ids[$0]], $0) }
         }
         return indices
     }

@@ -35,10 +35,9 @@ extension BrowseScreen {
     private func opened(at report: ResumeReport, hidden: PostIDSet?, announcing announcement: String?) {
         opened = true
         firstOpen = false
-        // The announcement may hold the same notice (browse's start says what the state
-        // files said): once.
-        let notices = report.notices.filter { notice in announcement.map { !$0.contains(notice) } ?? true }
-        say((notices + [announcement].compactMap { $0 }).joined(separator: "; "))
+        // The library reports a state file set aside once per run: browse's start said it
+        // already when it is in the announcement.
+        say((report.notices + [announcement].compactMap { $0 }).joined(separator: "; "))
         switch mode {
         case .infinite:
             if earlierSeen == nil { earlierSeen = hidden ?? PostIDSet() }
@@ -156,14 +155,9 @@ extension BrowseScreen {
         let (client, mode) = (client, mode)
         start(.refresh, activity: "refreshing from the network…") { _ in
             do {
-                switch mode {
-                case .infinite:
-                    // Cancels the background catalog load; the old list stays until page 1 arrives.
-                    try await client.infinite.refresh()
-                case .paged:
-                    try await client.paged.goTo(page: 1, cachePolicy: .reload)
-                    await client.repository.invalidateCachedPages()
-                }
+                // Back to page 1 (the infinite feed's background catalog load cancelled);
+                // the old posts stay until page 1 arrives.
+                try await client.feed(for: mode).refresh()
                 return { screen in
                     screen.catalog = CatalogProgress()
                     screen.popularity = [:]

@@ -97,6 +97,11 @@ extension BrowseScreen {
             say("stopped loading: \(result.view.loaded) posts loaded")
         }
         shownThisRun.formUnion(result.view.posts.map(\.id))
+        // The place is what was shown in the backend's order: the popularity order marks
+        // its posts seen but moves no place.
+        if mode == .infinite, !byPopularity, let last = result.view.numbers.max() {
+            client.markShown(throughPosition: last - 1)
+        }
         loadMoreIfNeeded()
         loadThumbnails()
         if result.expiredPages > 0 { startRevalidation() }
@@ -195,7 +200,7 @@ extension BrowseScreen {
         while start < ids.count {
             let end = min(ids.count, start + 200)
             if ids[start..<end].contains(where: { known[$0] == nil }) {
-                for post in try await feed.posts(in: start..<end) { known[post.id] = post.popularity ?? 0 }
+                for post in try await feed.posts(in: start..<end) { known[post.id] = PopularityRanking.rankValue(post.popularity) }
             }
             start = end
         }

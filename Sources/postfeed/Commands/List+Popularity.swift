@@ -10,7 +10,8 @@ import PostFeedPreview
 /// (highest first; equal ones, and posts without one, in the backend's order) and the next
 /// `--pages` × page-size posts of that order not printed by an earlier run are printed.
 /// Numbers stay the backend's positions (`#42` is the 42nd post the backend lists).
-/// What was printed is kept in ``PopularityPlace``; the reader's place is not touched.
+/// What was printed is kept in the library's ``PopularityOrderState`` (and counts as seen);
+/// the reader's place is not touched.
 struct PopularityListing {
     let client: FeedClient
     let pages: Int
@@ -24,10 +25,12 @@ struct PopularityListing {
 
     func run() async throws {
         var notices: [String] = []
-        let folder = client.stateStore
-        var place = restart
-            ? PopularityPlace(backendIdentity: client.backend.identity, shownPostIDs: [], savedAt: "")
-            : PopularityPlace.load(from: folder, backendIdentity: client.backend.identity, notices: &notices)
+        var place = PopularityOrderState(backendIdentity: client.backend.identity)
+        if !restart {
+            let load = client.loadPopularityOrder()
+            place = load.state
+            if let problem = load.problem { notices.append(Self.describe(problem)) }
+        }
         notices.forEach { Terminal.note("postfeed: \($0)") }
         // The catalog starts from the top (the library's popularity order restarts the
         // infinite feed); posts seen in earlier runs stay known for --unseen.
@@ -60,7 +63,7 @@ struct PopularityListing {
                 totalCount: await client.infinite.totalCount, endReached: take.count == remaining.count,
                 stale: await client.infinite.isShowingStaleContent, notices: notices + restartNotices))
             place.shownPostIDs += take.map(\.post.id)
-            if !take.isEmpty { try place.save(in: folder) }
+            if !take.isEmpty { place = try client.savePopularityOrder(place) }
         } else {
             guard !take.isEmpty else {
                 print("\(ranked.count == 1 ? "The 1 post was" : "All \(ranked.count) posts were") printed by popularity; "
@@ -77,7 +80,7 @@ struct PopularityListing {
                 let text = await lines(for: chunk, loads: loads).map { PostRenderer.listEntry($0, width: width) + "\n" }.joined()
                 try StandardStream.output.write(text)
                 place.shownPostIDs += chunk.map(\.post.id)
-                try place.save(in: folder)
+                place = try client.savePopularityOrder(place)
                 start += chunk.count
             }
             let printed = firstRank + take.count - 1
@@ -90,6 +93,19 @@ struct PopularityListing {
         }
         try await finishImages(loads)
         try await finishPrefetching(client)
+    }
+
+    /// One line on a popularity order file that could not be used.
+    static func describe(_ problem: (problem: PopularityOrderState.Problem, file: URL, keptAs: URL?)) -> String {
+        let what: String
+        switch problem.problem {
+        case .link(let message): return "\(message); starting the popularity order from the top"
+        case .unreadable(let why): what = "is not a readable popularity order (\(why))"
+        case .version(let version): what = "is version \(version), not \(PopularityOrderState.currentVersion)"
+        case .otherBackend(let identity): what = "was saved for backend \(identity), not this one"
+        }
+        return "\(problem.file.path) \(what); starting the popularity order from the top"
+            + (problem.keptAs.map { " (the file is kept as \($0.lastPathComponent))" } ?? "")
     }
 
     /// Lines for `posts`, with the images that arrive within the image wait.

@@ -180,7 +180,13 @@ struct List: AsyncParsableCommand {
         if !json {
             // Counts are of the backend's list, hidden posts (--unseen) included: how far
             // the loaded posts reach, the same meaning run after run.
-            let listed = await client.infinite.listedCount
+            var listed = await client.infinite.listedCount
+            // Posts loaded but not shown yet (by a browse's catalog walk) are not counted.
+            if reading.end > 0, reading.end < (await client.infinite.count),
+               let last = await client.infinite.listPositions(in: (reading.end - 1)..<reading.end).first
+            {
+                listed = last + 1
+            }
             if !reading.hasMore {
                 if listed == 0 {
                     print("The feed is empty: the backend has no posts yet.")

@@ -24,6 +24,11 @@ enum PlaceOperation: Sendable, CustomStringConvertible {
     case resizeBackend(index: Int)
     /// A state file damaged between runs.
     case damage(ListMode, Damage)
+    /// `postfeed browse`: opens the infinite feed at its place and shows `screens` screens
+    /// of `rows` posts in the backend's order, loads `ahead` pages it never shows (the next
+    /// page loaded ahead, the background catalog walk), with `popularity` shows one screen
+    /// of the loaded posts most popular first (seen, no place), and quits (saving).
+    case browse(pageSize: Int, rows: Int, screens: Int, ahead: Int, popularity: Bool)
 
     enum Damage: Int, Sendable, CaseIterable {
         case truncated, garbage, hugeAnchor, negativeTotal, pageZero, millionAnchor
@@ -42,6 +47,8 @@ enum PlaceOperation: Sendable, CustomStringConvertible {
             "second process: list --pages \(pages)\(restarts ? " --restart" : "") --page-size \(size) while one is open"
         case .resizeBackend(let index): "backend now serves size #\(index)"
         case .damage(let mode, let damage): "damage \(mode) state: \(damage)"
+        case .browse(let size, let rows, let screens, let ahead, let popularity):
+            "browse --page-size \(size): \(screens) screen(s) of \(rows), \(ahead) page(s) loaded unseen\(popularity ? ", s" : "")"
         }
     }
 
@@ -63,5 +70,14 @@ enum PlaceOperation: Sendable, CustomStringConvertible {
             let damage = Damage.allCases[Int.random(in: 0..<Damage.allCases.count, using: &random)]
             return .damage(Int.random(in: 0..<2, using: &random) == 0 ? .infinite : .paged, damage)
         }
+    }
+
+    /// As ``random(using:backends:)``, with browse-like sessions in one step of three.
+    static func randomWithBrowse(using random: inout SplitMix64, backends: Int) -> PlaceOperation {
+        guard Int.random(in: 0..<3, using: &random) == 0 else { return Self.random(using: &random, backends: backends) }
+        return .browse(
+            pageSize: Int.random(in: 0..<4, using: &random) == 0 ? 7 : 10, rows: Int.random(in: 1..<15, using: &random),
+            screens: Int.random(in: 0..<4, using: &random), ahead: Int.random(in: 0..<8, using: &random),
+            popularity: Int.random(in: 0..<3, using: &random) == 0)
     }
 }

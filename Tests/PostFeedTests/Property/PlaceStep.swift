@@ -14,6 +14,10 @@ struct PlaceStep {
     var concurrent: (saver: [PostID], other: [PostID], saverAnchor: PostID?)?
     /// Round trip: the post in view before and after.
     var roundTrip: (before: PostID?, after: PostID?)?
+    /// `list`: the backend positions (0-based) of the first and last posts it printed.
+    var printed: (first: Int, last: Int)?
+    /// `browse`: the backend position after the furthest post shown in the backend's order.
+    var browseShownThrough: Int?
 }
 
 extension PlaceOperation {
@@ -63,6 +67,10 @@ extension PlaceOperation {
                 world.backendIndex = index
             case .damage(let mode, let damage):
                 try world.damage(mode, damage)
+            case .browse(let size, let rows, let screens, let ahead, let popularity):
+                try await world.withClient(pageSize: size) { client in
+                    try await Self.browse(client, rows: rows, screens: screens, ahead: ahead, popularity: popularity, into: &step)
+                }
             }
         } catch let error as RepositoryError where error.code == .pageOutOfRange {
             step.error = error.description
@@ -70,24 +78,60 @@ extension PlaceOperation {
         return step
     }
 
-    /// `postfeed list`: resume (or restart), load pages, save at the top of each.
+    /// `postfeed list`: resume (or restart), hand pages over (the posts loaded earlier but
+    /// never shown first), save at the top of each.
     private static func list(_ client: FeedClient, pages: Int, restart: Bool, into step: inout PlaceStep) async throws {
         let resumed = restart ? await client.restartInfinite() : try await client.resumeInfinite()
         step.notices += resumed.notices
-        var place = resumed.anchorIndex
-        var loaded = false
-        for _ in 0..<pages {
-            let start = await client.infinite.count
-            guard try await client.infinite.loadMore() > 0 else { break }
-            (place, loaded) = (start, true)
-            step.notices += try await client.saveInfinite(anchorIndex: start)
-        }
-        if loaded {
+        let reading = await client.readInfinite(pages: pages, after: resumed, onPage: { _ in })
+        if let failure = reading.failure { throw failure }
+        step.notices += reading.notices
+        step.notices += try await client.savePlace(after: reading)
+        if reading.end > reading.start {
             let ids = await client.infinite.loadedPostIDs
-            step.expectedAnchorID = ids.indices.contains(place) ? ids[place] : nil
-        } else {
-            step.notices += try await client.saveInfinite(anchorIndex: place)
+            step.expectedAnchorID = ids.indices.contains(reading.place) ? ids[reading.place] : nil
+            let positions = await client.infinite.listPositions(in: reading.start..<reading.end)
+            if let first = positions.first, let last = positions.last { step.printed = (first, last) }
         }
+    }
+
+    /// `postfeed browse` as ``PlaceOperation/browse(pageSize:rows:screens:ahead:popularity:)`` says.
+    private static func browse(
+        _ client: FeedClient, rows: Int, screens: Int, ahead: Int, popularity: Bool, into step: inout PlaceStep
+    ) async throws {
+        let resumed = try await client.resumeInfinite()
+        step.notices += resumed.notices
+        let feed = client.infinite
+        if await feed.count == 0 { try await feed.loadMore() }
+        var top = resumed.anchorIndex
+        var seen = PostIDSet()
+        for screen in 0..<screens {
+            while await feed.count < top + rows, await feed.hasMore {
+                guard try await feed.loadMore() > 0 else { break }
+            }
+            let count = await feed.count
+            guard top < count else { break }
+            let range = top..<min(count, top + rows)
+            await client.markShown(feedIndices: range)
+            seen.formUnion(await client.shownPostIDs(in: range))
+            if let last = await feed.listPositions(in: (range.upperBound - 1)..<range.upperBound).first {
+                step.browseShownThrough = max(step.browseShownThrough ?? 0, last + 1)
+            }
+            if screen < screens - 1 { top = min(top + rows, count - 1) }
+        }
+        // Pages loaded and never shown: the next page ahead, the catalog walk.
+        for _ in 0..<ahead {
+            guard await feed.hasMore, try await feed.loadMore() > 0 else { break }
+        }
+        let count = await feed.count
+        if popularity, count > 0 {
+            let posts = try await feed.posts(in: 0..<count)
+            let positions = await feed.listPositions(in: 0..<count)
+            let ranked = PopularityRanking.ordered(zip(posts, positions)) { ($0.0.popularity, $0.1) }
+            seen.formUnion(ranked.prefix(rows).map(\.0.id))
+        }
+        guard count > 0 else { return }
+        step.notices += try await client.saveInfinite(anchorIndex: min(max(top, 0), count - 1), shownPostIDs: seen)
     }
 
     /// A run (the saver) has the infinite state loaded while another lists pages and
@@ -121,6 +165,7 @@ extension PlaceOperation {
         case .page, .step: mode == .paged
         case .switchMode, .roundTrip: true
         case .resizeBackend, .damage: false
+        case .browse: mode == .infinite
         }
     }
 

@@ -16,6 +16,11 @@ final class PlaceWorld: @unchecked Sendable {
     // Mutated only by the one task running a sequence.
     var cacheRoot: URL
     var backendIndex = 0
+    /// The model of the place: the backend position (0-based) the next `list` must start
+    /// at, right after the last post shown in the backend's order; `nil` after a step
+    /// that moves it by other rules (a mode switch, a refresh, a second process, a
+    /// backend that changed, a damaged infinite state).
+    var nextListStart: Int? = 0
 
     private init(servers: [DetachedFixtureServer], folders: [URL]) {
         self.servers = servers
@@ -54,6 +59,7 @@ final class PlaceWorld: @unchecked Sendable {
         try? FileManager.default.removeItem(at: cacheRoot)
         cacheRoot = FeedTestSupport.temporaryDirectory("place")
         backendIndex = 0
+        nextListStart = 0
     }
 
     var postCount: Int { Self.sizes[backendIndex] }

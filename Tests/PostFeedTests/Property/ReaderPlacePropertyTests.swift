@@ -1,5 +1,5 @@
 import Foundation
-import PostFeed
+@testable import PostFeed
 import PostFeedServer
 import Testing
 
@@ -21,9 +21,23 @@ struct ReaderPlacePropertyTests {
         "1000 random sequences keep the invariants: nothing lost silently, anchors valid, round trips return",
         arguments: 0..<chunks)
     func randomSequences(chunk: Int) async throws {
+        try await Self.runSequences(chunk: chunk, count: Self.sequences, firstSeed: 0x9_1ACE_0000, generate: PlaceOperation.random)
+    }
+
+    @Test(
+        "400 random sequences with browse-like sessions (loading ahead, the catalog walk, a subset shown, popularity views): after each step the next list starts right after the last post shown",
+        arguments: 0..<chunks)
+    func browseLikeSequences(chunk: Int) async throws {
+        try await Self.runSequences(chunk: chunk, count: 400, firstSeed: 0xB_0000_0000, generate: PlaceOperation.randomWithBrowse)
+    }
+
+    private static func runSequences(
+        chunk: Int, count: Int, firstSeed: UInt64,
+        generate: (inout SplitMix64, Int) -> PlaceOperation
+    ) async throws {
         let world = try await PlaceWorld.start()
         defer { Task { await world.stop() } }
-        let allSeeds = (0..<UInt64(Self.sequences)).map { 0x9_1ACE_0000 + $0 }
+        let allSeeds = (0..<UInt64(count)).map { firstSeed + $0 }
         let seeds: [UInt64] = ProcessInfo.processInfo.environment["POSTFEED_PLACE_SEED"].flatMap(UInt64.init)
             .map { chunk == 0 ? [$0] : [] }
             ?? allSeeds.enumerated().filter { $0.offset % Self.chunks == chunk }.map(\.element)
@@ -31,7 +45,7 @@ struct ReaderPlacePropertyTests {
         for seed in seeds {
             var random = SplitMix64(seed: seed)
             let operations = (0..<Self.operationsPerSequence).map { _ in
-                PlaceOperation.random(using: &random, backends: PlaceWorld.sizes.count)
+                generate(&random, PlaceWorld.sizes.count)
             }
             operationsRun += operations.count
             guard let violation = try await Self.run(operations, in: world) else { continue }
@@ -43,7 +57,7 @@ struct ReaderPlacePropertyTests {
             return
         }
         #expect(operationsRun == seeds.count * Self.operationsPerSequence)
-        #expect(seeds.count * Self.chunks >= Self.sequences || seeds.count <= 1)
+        #expect(seeds.count * Self.chunks >= count || seeds.count <= 1)
     }
 
     // MARK: Running and checking
@@ -90,6 +104,47 @@ struct ReaderPlacePropertyTests {
                 return fail("a mode round trip moved the reader from post \(postID) to \(String(describing: trip.after))")
             }
             if let problem = mergeProblem(step, after: world.restored(.infinite)) { return fail(problem) }
+            if let problem = shownPlaceProblem(operation, step, world: world) { return fail(problem) }
+        }
+        return nil
+    }
+
+    /// The place is what was shown: a `list` starts right after the last post shown in the
+    /// backend's order (by `list` or browse-like sessions), and after every step the saved
+    /// infinite state would make the next `list` start there. Moves the model on.
+    static func shownPlaceProblem(_ operation: PlaceOperation, _ step: PlaceStep, world: PlaceWorld) -> String? {
+        let expected = world.nextListStart
+        switch operation {
+        case .list(_, _, let restart, let unseen):
+            guard step.error == nil else { break }
+            // A state set aside starts the list over; --unseen may skip hidden posts.
+            let setAside = step.notices.contains { $0.contains(".json") }
+            if let expected, let printed = step.printed, !restart, !setAside,
+               unseen ? printed.first < expected : printed.first != expected
+            {
+                return "list started at post #\(printed.first + 1), not right after the last post shown (#\(expected))"
+            }
+            if let printed = step.printed {
+                world.nextListStart = printed.last + 1
+            } else if restart || setAside {
+                world.nextListStart = nil
+            }
+        case .browse:
+            guard step.error == nil else { break }
+            if step.notices.contains(where: { $0.contains(".json") }) {
+                world.nextListStart = step.browseShownThrough
+            } else if let expected, let shown = step.browseShownThrough {
+                world.nextListStart = max(expected, shown)
+            }
+        case .page, .step, .switchMode(.paged, _), .damage(.paged, _):
+            break
+        default:
+            world.nextListStart = nil
+        }
+        guard let next = world.nextListStart, let state = world.restored(.infinite) else { return nil }
+        if state.readLength != next {
+            return "the next list would start at post #\(state.readLength + 1), not right after the last post shown (#\(next)); "
+                + "\(state.loadedPostIDs.count) loaded, shownLength \(String(describing: state.shownLength))"
         }
         return nil
     }
