@@ -103,6 +103,8 @@ let package = Package(
             name: "PostFeed",
             dependencies: [
                 "PostFeedModels",
+                // RSS, Atom and JSON Feed pages (`--api feed`, a feed's URL alone).
+                "PostFeedFormats",
                 "PostFeedHTTP",
                 "PostFeedCache",
                 "PostFeedImaging",
@@ -130,6 +132,9 @@ let package = Package(
             name: "postfeed",
             dependencies: [
                 "PostFeed",
+                // Posts as people read them (HTML and Markdown as terminal text) and the
+                // one terminal-text cleaner.
+                "PostFeedFormats",
                 "PostFeedImaging",
                 "PostFeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

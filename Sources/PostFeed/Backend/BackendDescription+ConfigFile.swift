@@ -41,6 +41,7 @@ import PostFeedCache
 // | `maximumPageSize` | the largest page size the backend accepts | `100` |
 // | `timeout` | seconds one request may take at most (connect and stalls included) | the client's, 60 |
 // | `maximumPageBytes` | the most bytes one page's body may hold, 1 to 1073741824 (1 GiB); a larger body fails while it streams in | 8388608 (8 MiB) |
+// | `bodyFormat` | how titles and bodies are written: `"plain"`, `"html"` or `"markdown"` | looked at per post: HTML when it plainly is |
 //
 // Pagination styles and their parameter names (defaults in brackets):
 // - `{"style": "page", "page": ["page"], "limit": ["limit"]}`: `?page=N&limit=M`, N from 1
@@ -100,6 +101,7 @@ extension BackendDescription {
     static let topLevelKeys = [
         "name", "identity", "preset", "baseURL", "postsPath", "postPath", "pagination", "items", "total", "end",
         "fields", "maximumPageSize", "timeout", "maximumPageBytes", "sharedCache",
+        "bodyFormat",
     ]
 
     static func parse(_ root: ConfigObject, baseURL override: URL?) throws(BackendConfigurationError) -> BackendDescription {
@@ -162,6 +164,12 @@ extension BackendDescription {
             description.requestTimeout = seconds
         }
         if let bytes = try parseMaximumPageBytes(root) { description.maximumPageBodySize = bytes }
+        if let text = try root.string("bodyFormat") {
+            guard let format = PostBodyFormat(rawValue: text.lowercased()) else {
+                throw root.error("bodyFormat", "\"\(text)\" is not one of \(PostBodyFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            description.bodyFormat = format
+        }
         if let text = try root.string("sharedCache") {
             do {
                 description.sharedCache = try RedisAddress(parsing: text)

@@ -49,6 +49,14 @@ public struct BackendDescription: Sendable, Hashable {
     /// streams in, with an error naming the page, its URL and this bound: a server that
     /// ignores the page size cannot make a run hold its whole list in memory.
     public var maximumPageBodySize: Int
+    /// What page bodies are: JSON read with ``items``, ``total``, ``endSignals`` and
+    /// ``fields`` (default), or a feed (RSS, Atom, JSON Feed), which carries all of that
+    /// itself. See ``PageFormat``.
+    public var pageFormat: PageFormat = .json
+    /// How posts' titles and bodies are written (a config file's `bodyFormat`), given to
+    /// every post decoded: HTML bodies are laid out as text, Markdown too. `nil` (default):
+    /// each post's text is looked at, and read as HTML when it plainly is.
+    public var bodyFormat: PostBodyFormat?
 
     /// A description with every part given; its ``identity`` is derived (``fixedIdentity``
     /// is `nil`).

@@ -13,11 +13,23 @@ extension BackendPreset {
     /// What the built-in fixture backend serves for this preset (`serve --api`, and the
     /// backend started when no `--base-url` is given).
     var fixtureFlavor: BackendFlavor {
+        fixtureFlavorServed
+    }
+
+    /// The built-in backend's path for this preset's list: the RSS feed for `feed`
+    /// (`/feeds/rss/`), the server root for the rest.
+    var builtInBasePath: String {
+        self == .feed ? "/feeds/rss/" : ""
+    }
+
+    private var fixtureFlavorServed: BackendFlavor {
         switch self {
         case .postfeed, .postfeedCursor: .postFeed
         case .jsonServer: .jsonServer017
         case .jsonServerV1: .jsonServerV1
         case .dummyJSON: .dummyJSON
+        // Every flavor serves the feeds of Fixtures/feeds/site under /feeds/.
+        case .feed: .postFeed
         }
     }
 }

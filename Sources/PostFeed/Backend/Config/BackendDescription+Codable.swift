@@ -23,6 +23,18 @@ extension BackendDescription: Codable {
 
     /// The description as a config-file object.
     var configurationJSON: JSONValue {
+        if pageFormat == .feed {
+            // A feed carries its own paging, items and fields: the preset says it all.
+            var object: [String: JSONValue] = [
+                "preset": .string("feed"), "name": .string(name), "baseURL": .string(baseURL.absoluteString),
+                "maximumPageBytes": .integer(maximumPageBodySize),
+            ]
+            if let fixedIdentity { object["identity"] = .string(fixedIdentity) }
+            if let requestTimeout { object["timeout"] = .double(requestTimeout) }
+            if let sharedCache { object["sharedCache"] = .string(sharedCache.description) }
+            if let bodyFormat { object["bodyFormat"] = .string(bodyFormat.rawValue) }
+            return .object(object)
+        }
         var object: [String: JSONValue] = [
             "name": .string(name),
             "baseURL": .string(baseURL.absoluteString),
@@ -43,6 +55,7 @@ extension BackendDescription: Codable {
         if let fixedIdentity { object["identity"] = .string(fixedIdentity) }
         if let requestTimeout { object["timeout"] = .double(requestTimeout) }
         if let sharedCache { object["sharedCache"] = .string(sharedCache.description) }
+        if let bodyFormat { object["bodyFormat"] = .string(bodyFormat.rawValue) }
         var total: [String: JSONValue] = [:]
         if let header = self.total.header { total["header"] = .string(header) }
         if let bodyField = self.total.bodyField { total["bodyField"] = .string(bodyField) }

@@ -18,9 +18,12 @@ struct PostDecoder: Sendable {
     /// (``BackendDescription/rootURLText``) and that query, which the image gets too.
     let imageRoot: String
     let imageQuery: String?
+    /// The backend's ``BackendDescription/bodyFormat``, given to every post.
+    let bodyFormat: PostBodyFormat?
 
     init(fields: FieldMapping, backend: BackendDescription) {
         self.fields = fields
+        self.bodyFormat = backend.bodyFormat
         self.imageRoot = backend.rootURLText
         self.imageQuery = backend.baseQuery
     }
@@ -59,7 +62,7 @@ struct PostDecoder: Sendable {
         let popularity = optionalPart(fields.popularity, expected: "a finite number") { $0.doubleValue.flatMap { $0.isFinite ? $0 : nil } }
         return Post(
             id: id, title: title, body: body, author: author?.isEmpty == false ? author : nil,
-            imageURL: image.flatMap(resolveImageURL), createdAt: createdAt, popularity: popularity)
+            imageURL: image.flatMap(resolveImageURL), createdAt: createdAt, popularity: popularity, bodyFormat: bodyFormat)
     }
 
     /// `text` as an absolute URL string, resolved against the base URL when relative; an
