@@ -233,6 +233,31 @@ struct FeedURLTests {
         }
     }
 
+    @Test("browse scrolls a feed past its first page, titles decoded, and the next browse resumes at the place")
+    func browseFeed() async throws {
+        let sandbox = try Sandbox()
+        try await withFixtureServer { server in
+            let base = url(Self.rss, on: server)
+            // When: four posts down (past the server's first page of three), then quit
+            let run = try await sandbox.run(["browse", "--base-url", base], standardInput: Data("jjjjq".utf8))
+
+            // Then: the decoded title is drawn, and the place is the fifth post
+            #expect(run.succeeded, "\(run)")
+            #expect(run.standardOutput.contains("It’s a “quoted” title & more"), "\(run)")
+            #expect(!run.standardOutput.contains("&#8217;"), "\(run)")
+            let state = try StateJSON.decode(contentsOf: sandbox.infiniteStateFile)
+            #expect(state.anchor?.postID == Self.rss.ids[4], "\(String(describing: state.anchor))")
+
+            // When: browsing again
+            let again = try await sandbox.run(["browse", "--base-url", base], standardInput: Data("q".utf8))
+
+            // Then: the first frame starts at that post
+            #expect(again.succeeded, "\(again)")
+            let header = again.outputLines.first { $0.hasPrefix("PostFeed · ") }
+            #expect(header?.hasPrefix("PostFeed · infinite · posts 5–") == true, "\(again)")
+        }
+    }
+
     @Test("a URL that is no feed is one line naming it and what to do")
     func notAFeed() async throws {
         let sandbox = try Sandbox()
