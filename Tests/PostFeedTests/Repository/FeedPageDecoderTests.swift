@@ -23,6 +23,7 @@ struct FeedPageDecoderTests {
 
     static let rss = """
         <?xml version="1.0"?><rss version="2.0"><channel><title>T</title>
+        <generator>https://wordpress.org/?v=6.8.1</generator>
         <item><title>A &amp;amp; B</title><guid>g1</guid><description>&lt;p&gt;x&lt;/p&gt;</description></item>
         <item><title>C</title><guid>g2</guid></item>
         </channel></rss>
@@ -45,6 +46,14 @@ struct FeedPageDecoderTests {
             Self.rss, contentType: "text/xml", url: "https://blog.example/feed/?key=k&paged=2",
             key: .link(URL(string: "https://blog.example/feed/?key=k&paged=2")!))
         #expect(second.nextKey == .link(URL(string: "https://blog.example/feed/?key=k&paged=3")!))
+    }
+
+    @Test("an RSS feed that is not WordPress's is one page: a static feed answers every ?paged with itself")
+    func staticRSS() throws {
+        let plain = Self.rss.replacingOccurrences(of: "<generator>https://wordpress.org/?v=6.8.1</generator>", with: "")
+        let page = try decode(plain, contentType: "application/rss+xml", url: "https://blog.example/index.xml")
+        #expect(page.posts.count == 2)
+        #expect(page.nextKey == nil)
     }
 
     @Test("Atom pages by rel=next and ends without it; JSON Feed by next_url, recognised by its body")

@@ -10,9 +10,10 @@ extension PageDecoder {
     /// Decodes one page of a feed fetched from `url`.
     ///
     /// The next page is the document's own (Atom's and an RSS channel's RFC 5005
-    /// `<link rel="next">`, JSON Feed's `next_url`); without one, an RSS page is followed by
-    /// WordPress's `?paged=N+1` of its URL (`paged` counted from 1), where a `404` ends the
-    /// list; Atom and JSON Feed end there. An empty page, or a next URL that is the page
+    /// `<link rel="next">`, JSON Feed's `next_url`); without one, a WordPress RSS page (its
+    /// `<generator>` names WordPress, or it was asked for with `?paged=N`) is followed by
+    /// `?paged=N+1` of its URL (`paged` counted from 1), where a `404` ends the list; any
+    /// other feed ends there (a static feed would answer every `?paged` with itself). An empty page, or a next URL that is the page
     /// itself, ends the list too. Posts are kept whole: the page size is the server's.
     ///
     /// - Throws: ``RepositoryError`` `.decoding` naming the URL, the page and what the body
@@ -61,7 +62,12 @@ extension PageDecoder {
             return nil
         }
         var items = components.percentEncodedQueryItems ?? []
-        let current = items.last { $0.name == "paged" }.flatMap { $0.value.flatMap { Int($0) } } ?? 1
+        let asked = items.last { $0.name == "paged" }.flatMap { $0.value.flatMap { Int($0) } }
+        // Only WordPress pages its feed by `?paged=N` (its generator says so, or the page was
+        // asked for by it): a static feed would answer every `?paged` with itself.
+        let wordPress = document.generator?.lowercased().contains("wordpress") ?? false
+        guard wordPress || asked != nil else { return nil }
+        let current = asked ?? 1
         guard current >= 1, current < Int.max else { return nil }
         items.removeAll { $0.name == "paged" }
         items.append(URLQueryItem(name: "paged", value: String(current + 1)))
