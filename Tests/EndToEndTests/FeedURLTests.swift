@@ -258,6 +258,35 @@ struct FeedURLTests {
         }
     }
 
+    @Test("a feed page longer than the page size: browse in numbered mode saves a place past post 20 and resumes there")
+    func longFeedPage() async throws {
+        let sandbox = try Sandbox()
+        let items = (1...25).map { "<item><title>Item \($0)</title><guid>item-\($0)</guid><description>Body \($0)</description></item>" }
+        let feed = Data((#"<?xml version="1.0"?><rss version="2.0"><channel><title>Long</title>"# + items.joined()
+            + "</channel></rss>").utf8)
+        try await CannedHTTPServer.withRunning(body: feed, contentType: "application/rss+xml") { server in
+            let base = server.baseURL + "/index.xml"
+            // Given: numbered mode, the one page of 25 posts
+            let mode = try await sandbox.run(["mode", "paged", "--base-url", base])
+            try #require(mode.succeeded, "\(mode)")
+
+            // When: 22 posts down, then quit
+            let run = try await sandbox.run(["browse", "--base-url", base], standardInput: Data((String(repeating: "j", count: 22) + "q").utf8))
+
+            // Then: the place is saved, its post the 23rd
+            #expect(run.succeeded, "\(run)")
+            #expect(run.errorLines.last == "postfeed: place saved (paged mode)", "\(run)")
+            let state = try StateJSON.decode(contentsOf: sandbox.pagedStateFile)
+            #expect(state.anchor?.postID == "item-23", "\(String(describing: state.anchor))")
+
+            // And: the next browse starts there
+            let again = try await sandbox.run(["browse", "--base-url", base], standardInput: Data("q".utf8))
+            #expect(again.succeeded, "\(again)")
+            let firstEntry = again.outputLines.first { $0.contains("Item ") }
+            #expect(firstEntry?.contains("23. Item 23") == true, "\(again)")
+        }
+    }
+
     @Test("a URL that is no feed is one line naming it and what to do")
     func notAFeed() async throws {
         let sandbox = try Sandbox()

@@ -243,7 +243,7 @@ extension FeedClient {
     /// The 1-based position in the whole list of the first post of numbered page `page`:
     /// page × page size, or, for pages reached by walking (a feed, whose pages are as
     /// long as its server makes them; cursors and links), what the walk counted.
-    func firstPosition(ofPage page: Int) async -> Int {
+    public func firstPosition(ofPage page: Int) async -> Int {
         if let key = await paged.currentPageKey, repository.pageKey(forPageNumber: page) == nil,
            let start = (repository as? HTTPPostRepository)?.startIndex(of: key)
         {
