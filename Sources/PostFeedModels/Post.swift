@@ -7,7 +7,8 @@ import Foundation
 ///
 /// The `Codable` form is PostFeed's wire format (the fixture backend's, see DESIGN.md):
 /// `{"id":1,"title":"…","body":"…","author":"…","imageUrl":"/images/a.png",
-///   "createdAt":"2024-05-01T10:00:00Z","popularity":0.42}`.
+///   "createdAt":"2024-05-01T10:00:00Z","popularity":0.42}`, and where a source says
+/// them, `"bodyFormat":"html"` and `"link":"https://…"`.
 public struct Post: Codable, Sendable, Hashable, Identifiable {
     /// The backend's identifier, unique within one backend: an opaque string (a number on
     /// the wire is its digits).
