@@ -188,6 +188,14 @@ struct FeedURLTests {
             let first = try await sandbox.run(["list", "--no-images", "--base-url", base])
             try #require(first.succeeded, "\(first)")
 
+            // When: the unseen posts from the top
+            let unseen = try await sandbox.run(["list", "--unseen", "--restart", "--pages", "3", "--no-images", "--base-url", base])
+
+            // Then: none of the three shown first
+            #expect(unseen.succeeded, "\(unseen)")
+            let ids = PrintedList(unseen.standardOutput).ids
+            #expect(!ids.isEmpty && Set(ids).isDisjoint(with: Self.rss.pages[0]), "\(unseen)")
+
             // When: the popularity order of the whole feed
             let sorted = try await sandbox.run(["list", "--sort", "popularity", "--no-images", "--base-url", base])
 
@@ -197,13 +205,10 @@ struct FeedURLTests {
             let saysNoScore = sorted.errorLines.contains { $0.contains("no post of this backend has a popularity score (feeds carry none)") }
             #expect(saysNoScore, "\(sorted)")
 
-            // When: the unseen posts from the top
-            let unseen = try await sandbox.run(["list", "--unseen", "--restart", "--pages", "3", "--no-images", "--base-url", base])
-
-            // Then: none of the three shown first
-            #expect(unseen.succeeded, "\(unseen)")
-            let ids = PrintedList(unseen.standardOutput).ids
-            #expect(!ids.isEmpty && Set(ids).isDisjoint(with: Self.rss.pages[0]), "\(unseen)")
+            // …and the posts it printed count as seen: no unseen post is left
+            let after = try await sandbox.run(["list", "--unseen", "--restart", "--no-images", "--base-url", base])
+            #expect(after.succeeded, "\(after)")
+            #expect(PrintedList(after.standardOutput).ids.isEmpty, "\(after)")
         }
     }
 
