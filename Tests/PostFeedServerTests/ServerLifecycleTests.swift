@@ -19,6 +19,32 @@ struct ServerLifecycleTests {
         }
     }
 
+    @Test("answers while every thread of Swift's cooperative pool is blocked (its tasks run on threads of their own)")
+    func answersWhileThePoolIsBlocked() async throws {
+        var configuration = FixtureServerConfiguration()
+        // The answer is made while the pool is blocked, whenever curl's request arrives.
+        configuration.faults.latency = .milliseconds(300)
+        try await RunningFixtureServer.withRunning(configuration) { server in
+            let curl = ChildProcess()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2",
+                              server.baseURL.appendingPathComponent("api/posts/1").absoluteString]
+            let output = Pipe()
+            curl.standardOutput = output
+            try curl.run()
+            // Every pool thread blocked for 3 s, longer than curl waits (a test that waits on
+            // a child synchronously does this to one thread).
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<max(1, ProcessInfo.processInfo.activeProcessorCount) {
+                    group.addTask { usleep(3_000_000) }
+                }
+            }
+            await curl.exited()
+            let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(curl.terminationStatus == 0 && status == "200", "curl exit \(curl.terminationStatus), status \(status)")
+        }
+    }
+
     @Test("binds a free loopback port and reports it in baseURL")
     func port() async throws {
         try await RunningFixtureServer.withRunning(FixtureServerConfiguration()) { server in

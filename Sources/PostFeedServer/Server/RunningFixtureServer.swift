@@ -153,7 +153,9 @@ public struct RunningFixtureServer: Sendable {
         return try await withTaskCancellationHandler {
             try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
                 let failure = ServerFailure()
-                group.addTask {
+                // Connections are served in child tasks of this one, which inherit its
+                // executor: the server answers while the cooperative pool is blocked.
+                group.addTask(executorPreference: ServerExecutor.shared) {
                     do {
                         try await services.run()
                     } catch {
