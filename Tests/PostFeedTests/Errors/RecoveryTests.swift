@@ -167,7 +167,8 @@ struct RecoveryTests {
         let error = FeedClientError(.cacheUnavailable, failure: "cannot open a cache at /a nor at /b: denied; make a folder writable",
                                     recovery: .chooseAnotherCacheRoot)
         #expect(error.description == "cannot open a cache at /a nor at /b: denied; make a folder writable or choose another cache folder")
-        #expect(error.message(advice: { _ in " [mapped]" }) == error.failure + " [mapped]")
+        let mapped = error.message(advice: { _ in " [mapped]" })
+        #expect(mapped == error.failure + " [mapped]")
     }
 }
 

@@ -108,7 +108,8 @@ struct APIPresetWalkTests {
     func hackerNews() async throws {
         let walk = try await walk(.hackernews)
         expectWhole(walk, posts: 10, pages: 3, requests: 3)
-        #expect(walk.requests.map(\.query) == (0...2).map { "tags=story&page=\($0)&hitsPerPage=4" })
+        let expectedQueries = (0...2).map { "tags=story&page=\($0)&hitsPerPage=4" }
+        #expect(walk.requests.map(\.query) == expectedQueries)
         #expect(walk.pages.map(\.totalPages) == [3, 3, 3])
         let first = try #require(walk.posts.first)
         #expect(first.id == "44100000")
@@ -121,9 +122,11 @@ struct APIPresetWalkTests {
     func reddit() async throws {
         let walk = try await walk(.reddit)
         expectWhole(walk, posts: 10, pages: 3, requests: 3)
-        #expect(walk.requests.allSatisfy { $0.path == "/r/postfeed/new.json" })
+        let allOnTheSubreddit = walk.requests.allSatisfy { $0.path == "/r/postfeed/new.json" }
+        #expect(allOnTheSubreddit)
         let posts = walk.posts
-        #expect(posts.allSatisfy { $0.id.text.hasPrefix("t3_") })
+        let allLinks = posts.allSatisfy { $0.id.text.hasPrefix("t3_") }
+        #expect(allLinks)
         #expect(posts[0].imageURL == nil, "thumbnail \"self\"")
         let preview = try #require(posts[1].imageURL)
         #expect(preview.contains("?width=640&s=5f2a9c1") && !preview.contains("&amp;"), "\(preview)")
@@ -136,7 +139,8 @@ struct APIPresetWalkTests {
     func ghost() async throws {
         let walk = try await walk(.ghost)
         expectWhole(walk, posts: 10, pages: 3, requests: 3)
-        #expect(walk.requests.allSatisfy { $0.query?.contains("key=22444f78447824223cefc48062") == true })
+        let allWithTheKey = walk.requests.allSatisfy { $0.query?.contains("key=22444f78447824223cefc48062") == true }
+        #expect(allWithTheKey)
         #expect(walk.pages.map(\.totalCount) == [10, 10, 10])
         let first = try #require(walk.posts.first)
         #expect(first.id == "5ddc9141c35e7700383b2937")
@@ -156,7 +160,8 @@ struct APIPresetWalkTests {
         #expect(posts[0].body.hasPrefix("## Why line wrapping"))
         #expect(posts[0].popularity == 40)
         #expect(posts.map(\.author).prefix(2) == ["Ada Brooks", "bruno"], "display name, else the name")
-        #expect(posts.allSatisfy { $0.createdAt != nil }, "\(posts.map(\.createdAt))")
+        let allDated = posts.allSatisfy { $0.createdAt != nil }
+        #expect(allDated, "\(posts.map(\.createdAt))")
         let zoneless = try #require(posts[1].createdAt)
         #expect(abs(zoneless.timeIntervalSince1970 - (1_751_155_207 - 67 * 60 + 0.123456)) < 0.001)
     }
@@ -183,7 +188,8 @@ struct APIPresetWalkTests {
         #expect(first.title == "Ten lessons from cache eviction")
         #expect(first.author == "Ada Brooks")
         #expect(first.popularity == 60)
-        #expect(walk.posts.allSatisfy { $0.imageURL != nil })
+        let allWithImages = walk.posts.allSatisfy { $0.imageURL != nil }
+        #expect(allWithImages)
     }
 
     @Test("the default page size of 20 is recorded too: one request answers a whole API")
