@@ -39,6 +39,11 @@ public actor FeedSession {
     /// The feed index of the first post of the last page ``next()`` returned: in view.
     private var anchorIndex = 0
     private var resumed = false
+    /// A ``resume()``, ``next()`` or ``save()`` is under way: the next waits its turn, so
+    /// two calls at once never hand over the same posts (an actor lets calls interleave
+    /// at every `await`).
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(client: FeedClient, reader: ReaderID) {
         self.client = client
@@ -75,6 +80,24 @@ public actor FeedSession {
     /// return at once. A fresh place when the store has none for this backend.
     @discardableResult
     public func resume() async throws(RepositoryError) -> ResumeReport {
+        await takeTurn()
+        defer { endTurn() }
+        return try await resumeInTurn()
+    }
+
+    private func takeTurn() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func endTurn() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
+
+    private func resumeInTurn() async throws(RepositoryError) -> ResumeReport {
         guard !resumed else { return ResumeReport(anchorIndex: anchorIndex, restored: generation > 0, notices: []) }
         var notices: [String] = []
         let load = await client.placeStore.loadPlace(.infinite, backendIdentity: client.backend.identity, reader: reader)
@@ -105,7 +128,9 @@ public actor FeedSession {
     /// sessions ask for it at once.
     /// - Throws: ``RepositoryError`` when a page cannot be had; the place is unchanged then.
     public func next() async throws(RepositoryError) -> Page {
-        let report = try await resume()
+        await takeTurn()
+        defer { endTurn() }
+        let report = try await resumeInTurn()
         var notices = report.notices
         let size = client.configuration.pageSize
         // The first feed index at or past the backend position shown through.
@@ -134,7 +159,7 @@ public actor FeedSession {
         anchorIndex = start
         var saveError: ListStateError?
         do {
-            notices += try await save()
+            notices += try await saveInTurn()
         } catch {
             saveError = error
             notices.append(error.message)
@@ -151,6 +176,12 @@ public actor FeedSession {
     /// - Returns: one line each when another instance's place was replaced, not merged.
     @discardableResult
     public func save() async throws(ListStateError) -> [String] {
+        await takeTurn()
+        defer { endTurn() }
+        return try await saveInTurn()
+    }
+
+    private func saveInTurn() async throws(ListStateError) -> [String] {
         let state = client.infiniteState(
             await feed.snapshot(), anchorIndex: anchorIndex, shownPostIDs: seenPostIDs, shownLength: shownLength)
         let outcome = try await client.placeStore.savePlace(state, basedOn: generation, reader: reader)

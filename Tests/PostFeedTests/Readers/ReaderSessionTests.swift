@@ -120,4 +120,40 @@ struct ReaderSessionTests {
         let readers = try FileManager.default.contentsOfDirectory(atPath: cacheRoot.appendingPathComponent("State/readers").path)
         #expect(readers.count == 4 && readers.allSatisfy { $0.hasPrefix("h-") })
     }
+
+    @Test("Calls on one session at once take turns: two next() hand over two different pages")
+    func oneSessionTakesTurns() async throws {
+        var server = FixtureServerConfiguration()
+        server.faults.latency = .milliseconds(100)
+        try await FeedTestSupport.withClient(server: server) { client, _, _ in
+            let session = client.session(for: try ReaderID("fay"))
+            async let first = session.next()
+            async let second = session.next()
+            let pages = try await [first, second].sorted { $0.firstPosition < $1.firstPosition }
+            #expect(pages.map(\.firstPosition) == [0, 10])
+            #expect(await session.shownLength == 20)
+            #expect(await session.seenPostIDs.count == 20)
+        }
+    }
+
+    @Test("A link at State/readers is refused: nothing is written through it, the save says so")
+    func linkedReadersFolderIsRefused() async throws {
+        let root = FeedTestSupport.temporaryDirectory("readers-link")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cacheRoot = root.appendingPathComponent("cache")
+        let outside = root.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: cacheRoot.appendingPathComponent("State"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: cacheRoot.appendingPathComponent("State/readers"), withDestinationURL: outside)
+        try await RunningFixtureServer.withRunning(FixtureServerConfiguration()) { server in
+            let configuration = try FeedTestSupport.configuration(server: server, cacheRoot: cacheRoot)
+            try await FeedClient.withFeedClient(configuration) { client in
+                let page = try await client.session(for: try ReaderID("gus")).next()
+                #expect(page.posts.count == 10, "the posts are shown")
+                #expect(page.saveError?.message.contains("symbolic link") == true)
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+    }
 }
