@@ -77,7 +77,8 @@ struct ReaderSessionTests {
             let (first, second) = try await (pageA, pageB)
             #expect(Self.ids(first) == Self.ids(second))
             #expect(FeedTestSupport.listRequests(server) == 1, "one transfer for the page both sessions asked")
-            let post = try #require(first.posts.first { $0.imageURL != nil })
+            let withImage = first.posts.first { $0.imageURL != nil }
+            let post = try #require(withImage)
             let before = server.requestCount(pathPrefix: "/images/")
             async let imageA = a.image(forPostID: post.id)
             async let imageB = b.image(forPostID: post.id)
@@ -93,9 +94,16 @@ struct ReaderSessionTests {
     @Test("A hostile reader id is refused, or hashed into a name that stays inside State/readers/")
     func hostileReaderIDs() async throws {
         for bad in ["", "../x", "..", ".", "a/b", "/etc", ".hidden", "x\u{0}y", "a b", String(repeating: "a", count: 10_000)] {
-            #expect(throws: ReaderIDError.self, "\(bad.prefix(20)) is refused") { try ReaderID(bad) }
+            let refused: ReaderIDError?
+            do {
+                _ = try ReaderID(bad)
+                refused = nil
+            } catch {
+                refused = error
+            }
+            #expect(refused != nil, "\(bad.prefix(20)) is refused")
         }
-        #expect(throws: Never.self) { try ReaderID(String(repeating: "a", count: ReaderID.maximumLength)) }
+        _ = try ReaderID(String(repeating: "a", count: ReaderID.maximumLength))
         do {
             _ = try ReaderID("../x")
         } catch {
@@ -118,7 +126,8 @@ struct ReaderSessionTests {
         // Everything written is inside the cache root's State/readers/, one folder per reader.
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["cache"])
         let readers = try FileManager.default.contentsOfDirectory(atPath: cacheRoot.appendingPathComponent("State/readers").path)
-        #expect(readers.count == 4 && readers.allSatisfy { $0.hasPrefix("h-") })
+        let hashed = readers.filter { $0.hasPrefix("h-") }
+        #expect(readers.count == 4 && hashed.count == 4)
     }
 
     @Test("Calls on one session at once take turns: two next() hand over two different pages")
