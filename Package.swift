@@ -139,10 +139,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The shared cache tier on Redis: RedisCache, a SharedDataCaching the core talks to.
+        // The shared cache tier on Redis: RedisCache, a SharedDataCaching the core talks to;
+        // and RedisPlaceStore, readers' places for several instances of a service.
         .target(
             name: "PostFeedRedis",
-            dependencies: ["PostFeedCache", "CHiredis"],
+            dependencies: ["PostFeed", "PostFeedCache", "CHiredis"],
             swiftSettings: swiftSettings
         ),
         .target(

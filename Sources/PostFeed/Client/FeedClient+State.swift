@@ -170,7 +170,15 @@ extension FeedClient {
     /// - Returns: one line each when another process's place was replaced, not merged.
     @discardableResult
     public func saveInfinite(anchorIndex: Int, shownPostIDs: PostIDSet = []) async throws(ListStateError) -> [String] {
-        let snapshot = await infinite.snapshot()
+        let state = infiniteState(
+            await infinite.snapshot(), anchorIndex: anchorIndex, shownPostIDs: shownPostIDs, shownLength: shownLength.withLock { $0 })
+        return try save(state).notices
+    }
+
+    /// The infinite list state to save for a feed's `snapshot`: the post at feed index
+    /// `anchorIndex` in view, `shownPostIDs` seen, the reader shown through backend position
+    /// `shownLength` (`nil`: everything loaded).
+    func infiniteState(_ snapshot: InfiniteFeed.Snapshot, anchorIndex: Int, shownPostIDs: PostIDSet, shownLength: Int?) -> ListState {
         let shown = snapshot.postIDs
         // Each post once, at its first place: list state numbers posts by their place, and
         // refuses a list naming a post twice (a page read back that overlaps an earlier one).
@@ -190,8 +198,8 @@ extension FeedClient {
         state.loadedPageCounts = pages.map(\.count)
         // The place is what was shown (DESIGN.md): posts loaded past it (ahead, by the
         // catalog walk) stay loaded, and the next run shows them first.
-        state.shownLength = shownLength.withLock { $0 }.map { min($0, listed.count) }
-        return try save(state).notices
+        state.shownLength = shownLength.map { min($0, listed.count) }
+        return state
     }
 
     /// Records that the reader was shown the infinite feed's posts, in the backend's order,
@@ -241,7 +249,7 @@ extension FeedClient {
 
     /// Rebuilds the feed's pages from state: ids split by the saved page counts; pages whose
     /// ids the state lacks (e.g. after a switch from paged mode) are read, cache first.
-    private func snapshot(restoring state: ListState) async throws(RepositoryError) -> InfiniteFeed.Snapshot {
+    func snapshot(restoring state: ListState) async throws(RepositoryError) -> InfiniteFeed.Snapshot {
         var segments: [InfiniteFeed.Segment] = []
         var ids = state.loadedPostIDs[...]
         let counts = state.loadedPageCounts

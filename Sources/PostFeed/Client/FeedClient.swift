@@ -59,6 +59,12 @@ public final class FeedClient: Sendable {
         /// tiers from it, under `images:` and `pages:` (one connection each), and sends
         /// their warnings to the client's logger.
         public var sharedCache: (any SharedCacheTier)?
+        /// Where readers' places are kept (``FeedClient/session(for:)``), by ``ReaderID``:
+        /// `nil` (default) for the files under `<cache root>/State/` (``ListStateStore``;
+        /// the default reader's are the CLI's files, a named reader's are under
+        /// `State/readers/<name>/`). `PostFeedRedis`'s `RedisPlaceStore` shares them between
+        /// instances of a service.
+        public var placeStore: (any ReaderPlaceStore)?
         /// Where metrics and spans go (``FeedTelemetry``): by default the global
         /// `MetricsSystem` and `InstrumentationSystem`, read when the client is built.
         public var telemetry: FeedTelemetry
@@ -80,8 +86,10 @@ public final class FeedClient: Sendable {
             sharedCache: (any SharedCacheTier)? = nil,
             telemetry: FeedTelemetry = .system,
             unusableCacheRoot: UnusableCacheRoot = .fallBackToTemporaryFolder,
-            plugins: [any FeedClientPlugin] = []
+            plugins: [any FeedClientPlugin] = [],
+            placeStore: (any ReaderPlaceStore)? = nil
         ) {
+            self.placeStore = placeStore
             self.backend = backend
             // A backend with a fixed page size (Discourse's 30) has it whatever is asked.
             let pageSize = backend.fixedPageSize ?? pageSize
@@ -144,6 +152,10 @@ public final class FeedClient: Sendable {
     public let sharedPageCache: (any SharedDataCaching)?
     /// The list-state files under ``CacheLocation/state``, one per mode.
     public let stateStore: ListStateStore
+    /// Where readers' places are kept (``Configuration/placeStore``; by default
+    /// ``stateStore``). The one-reader API of this client (``resumeInfinite()``,
+    /// ``saveInfinite(anchorIndex:shownPostIDs:)``…) is the default reader's, on ``stateStore``.
+    public let placeStore: any ReaderPlaceStore
     /// The infinite-scroll mode.
     public let infinite: InfiniteFeed
     /// The numbered-pages mode.
@@ -219,6 +231,7 @@ public final class FeedClient: Sendable {
             loader: loader, disk: imageCache, shared: sharedImageCache, configuration: imageConfiguration,
             logger: Self.logger(logger, for: "images"))
         stateStore = ListStateStore(cacheRoot: location.root)
+        placeStore = configuration.placeStore ?? stateStore
         // Offline, the feeds' image prefetches only warm the memory layer from the disk.
         infinite = InfiniteFeed(
             repository: repository, images: images, configuration: configuration.infinite,

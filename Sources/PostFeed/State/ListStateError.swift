@@ -57,7 +57,8 @@ public struct ListStateError: Error, Sendable, Hashable, CustomStringConvertible
     /// One line: what failed, on which path, and what to do.
     public var message: String { failure + (recovery?.advice ?? "") }
 
-    init(_ code: Code, url: URL, systemError: Int32? = nil, message: String, recovery: Recovery? = nil) {
+    /// An error with `code` about `url` (a file, or a record of another ``ReaderPlaceStore``).
+    public init(_ code: Code, url: URL, systemError: Int32? = nil, message: String, recovery: Recovery? = nil) {
         self.code = code
         self.url = url
         self.systemError = systemError

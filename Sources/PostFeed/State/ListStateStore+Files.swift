@@ -14,7 +14,7 @@ extension ListStateStore {
         let url = directory.appendingPathComponent(name)
         let folder: DirectoryHandle
         do throws(SystemCallFailure) {
-            folder = try StateFileSystem.openFolder(root: cacheRoot, creating: false)
+            folder = try StateFileSystem.openFolder(root: cacheRoot, creating: false, subfolders: subfolders)
         } catch {
             guard error.isSymbolicLink else { return nil }
             throw Self.unreadable(url, error.refusal, errno: ELOOP)
@@ -36,7 +36,7 @@ extension ListStateStore {
     public func write(_ data: Data, toFileNamed name: String) throws(ListStateError) {
         let url = directory.appendingPathComponent(name)
         do throws(SystemCallFailure) {
-            let folder = try StateFileSystem.openFolder(root: cacheRoot, creating: true)
+            let folder = try StateFileSystem.openFolder(root: cacheRoot, creating: true, subfolders: subfolders)
             try StateFileSystem.writeAtomically(data, to: name, in: folder)
         } catch {
             throw Self.otherFileSaveError(error, url: url)
@@ -58,7 +58,7 @@ extension ListStateStore {
     public func setAside(fileNamed name: String) throws(ListStateError) -> URL {
         let url = directory.appendingPathComponent(name)
         do throws(SystemCallFailure) {
-            let folder = try StateFileSystem.openFolder(root: cacheRoot, creating: false)
+            let folder = try StateFileSystem.openFolder(root: cacheRoot, creating: false, subfolders: subfolders)
             if let status = folder.status(name), status.st_mode & S_IFMT == S_IFLNK {
                 throw SystemCallFailure(step: "move aside", path: url.path, errno: ELOOP, isSymbolicLink: true)
             }
@@ -75,7 +75,7 @@ extension ListStateStore {
     /// When `mode`'s state file was last written; `nil` when there is none (or it is not a
     /// regular file: a link is not looked through).
     public func modificationDate(for mode: ListMode) -> Date? {
-        guard let folder = try? StateFileSystem.openFolder(root: cacheRoot, creating: false)
+        guard let folder = try? StateFileSystem.openFolder(root: cacheRoot, creating: false, subfolders: subfolders)
         else { return nil }
         return StateFileSystem.modificationDate(of: mode.stateFileName, in: folder)
     }

@@ -58,6 +58,9 @@ public struct ListStateStore: Sendable {
     public let directory: URL
     /// The cache root, opened by path for every operation.
     let cacheRoot: URL
+    /// Folders under `State/` holding this store's files: none for the default reader,
+    /// `readers/<name>` for a named one (``init(cacheRoot:reader:now:)``).
+    let subfolders: [String]
     let now: @Sendable () -> Date
     /// States restored from files that may not have changed since (see ``StateLoadMemo``).
     private let memo = StateLoadMemo()
@@ -65,7 +68,19 @@ public struct ListStateStore: Sendable {
     /// A store in `<cacheRoot>/State/`; the folder is created by the first save.
     /// - Parameter now: the clock that stamps files moved aside (inject one in tests).
     public init(cacheRoot: URL, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.directory = cacheRoot.appendingPathComponent(StateFileSystem.folderName, isDirectory: true)
+        self.init(cacheRoot: cacheRoot, reader: .default, now: now)
+    }
+
+    /// The store of one reader's place: `<cacheRoot>/State/` for ``ReaderID/default`` (the
+    /// CLI's files), `<cacheRoot>/State/readers/<name>/` for a named reader. A ``ReaderID``
+    /// is a checked name (no separator, no leading dot, bounded), so its folder is always
+    /// inside `State/readers/`.
+    public init(cacheRoot: URL, reader: ReaderID, now: @escaping @Sendable () -> Date = { Date() }) {
+        let subfolders = reader.isDefault ? [] : [ReaderID.folderName, reader.rawValue]
+        var directory = cacheRoot.appendingPathComponent(StateFileSystem.folderName, isDirectory: true)
+        for name in subfolders { directory.appendPathComponent(name, isDirectory: true) }
+        self.directory = directory
+        self.subfolders = subfolders
         self.cacheRoot = cacheRoot
         self.now = now
     }
@@ -124,26 +139,9 @@ public struct ListStateStore: Sendable {
         var notices: [String] = []
         var diskNotices: [String] = []
         let written = try write(state, makingRoom: makeRoom, notices: &diskNotices) { current in
-            var merged = state
-            var base = max(generation, 0)
-            if let current {
-                // Another process saved since this one read the file (a reset and new saves
-                // can make the number smaller, so any difference counts).
-                if current.generation != base {
-                    let (combined, result) = state.merged(over: current)
-                    merged = combined.withAnchorInside
-                    if case .replaced(let other) = result {
-                        notices.append(
-                            "another postfeed saved a different \(state.mode) place in \(Self.display(url)) since this one "
-                                + "read it (\(other.placeSummary)); it is replaced by this run's (\(merged.placeSummary))")
-                    }
-                } else {
-                    merged.seenPostIDs.formUnion(current.seenPostIDs)
-                }
-                base = max(base, current.generation)
-            }
-            merged.generation = base == Int.max ? base : base + 1
-            return merged
+            let outcome = ReaderPlaceRecord.merge(state, over: current, basedOn: generation, in: Self.display(url))
+            notices = outcome.notices
+            return outcome.state
         }
         return SaveOutcome(state: written, generation: written.generation, notices: notices + diskNotices)
     }
@@ -162,7 +160,7 @@ public struct ListStateStore: Sendable {
         var opened: DirectoryHandle?
         do throws(SystemCallFailure) {
             try room.retryingOnFullDisk(needing: Self.roomHeadroom) { () throws(SystemCallFailure) in
-                opened = try StateFileSystem.openFolder(root: cacheRoot, creating: true)
+                opened = try StateFileSystem.openFolder(root: cacheRoot, creating: true, subfolders: subfolders)
             }
         } catch {
             if error.isSymbolicLink { throw Self.linkError(error, saving: url) }
@@ -283,7 +281,7 @@ public struct ListStateStore: Sendable {
         let url = fileURL(for: mode)
         let folder: DirectoryHandle
         do throws(SystemCallFailure) {
-            folder = try StateFileSystem.openFolder(root: cacheRoot, creating: false)
+            folder = try StateFileSystem.openFolder(root: cacheRoot, creating: false, subfolders: subfolders)
         } catch {
             // No State folder (or no root, or a file in its place): nothing was saved.
             return error.isSymbolicLink ? Self.refused(error, file: url) : .none
@@ -359,7 +357,7 @@ public struct ListStateStore: Sendable {
         let url = fileURL(for: mode)
         let folder: DirectoryHandle
         do throws(SystemCallFailure) {
-            folder = try StateFileSystem.openFolder(root: cacheRoot, creating: false)
+            folder = try StateFileSystem.openFolder(root: cacheRoot, creating: false, subfolders: subfolders)
         } catch {
             if error.isSymbolicLink { throw Self.linkError(error, removing: url) }
             return false  // no State folder: nothing saved

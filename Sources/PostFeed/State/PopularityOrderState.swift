@@ -111,27 +111,20 @@ extension ListStateStore {
         let url = directory.appendingPathComponent(name)
         let folder: DirectoryHandle
         do throws(SystemCallFailure) {
-            folder = try StateFileSystem.openFolder(root: cacheRoot, creating: true)
+            folder = try StateFileSystem.openFolder(root: cacheRoot, creating: true, subfolders: subfolders)
         } catch {
             throw Self.otherFileSaveError(error, url: url)
         }
         return try StateFileSystem.withExclusiveLock(
             in: folder, refusal: { Self.linkError($0, saving: url) }
         ) { () throws(ListStateError) -> PopularityOrderState in
-            var merged = state
-            var base = max(generation, 0)
+            var current: PopularityOrderState?
             if case .data(let data) = StateFileSystem.read(name, in: folder, maximumBytes: PopularityOrderState.maximumBytes),
-               case .success(let current) = Self.popularityOrder(in: data, backendIdentity: state.backendIdentity)
+               case .success(let usable) = Self.popularityOrder(in: data, backendIdentity: state.backendIdentity)
             {
-                if current.generation != base {
-                    // Another process showed posts of the order since: theirs stay shown.
-                    let theirs = Set(current.shownPostIDs)
-                    merged.shownPostIDs = current.shownPostIDs + state.shownPostIDs.filter { !theirs.contains($0) }
-                }
-                base = max(base, current.generation)
+                current = usable
             }
-            merged.generation = base == Int.max ? base : base + 1
-            merged.savedAt = Post.formatDate(Date())
+            let merged = ReaderPlaceRecord.mergePopularity(state, over: current, basedOn: generation)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             let data: Data
@@ -145,9 +138,9 @@ extension ListStateStore {
         }
     }
 
-    private struct PopularityOrderUnusable: Error { var problem: PopularityOrderState.Problem }
+    struct PopularityOrderUnusable: Error { var problem: PopularityOrderState.Problem }
 
-    private static func popularityOrder(in data: Data, backendIdentity: String) -> Result<PopularityOrderState, PopularityOrderUnusable> {
+    static func popularityOrder(in data: Data, backendIdentity: String) -> Result<PopularityOrderState, PopularityOrderUnusable> {
         guard let state = try? JSONDecoder().decode(PopularityOrderState.self, from: data) else {
             return .failure(.init(problem: .unreadable("JSON with version, backendIdentity, shownPostIDs")))
         }

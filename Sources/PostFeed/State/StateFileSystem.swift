@@ -83,10 +83,14 @@ enum StateFileSystem {
     /// - Throws: `create folder` for a folder that cannot be made or opened (`ENOENT` when
     ///   missing and not `creating`, `ENOTDIR` for a file in the way), with
     ///   ``SystemCallFailure/isSymbolicLink`` when `State` is a link.
-    static func openFolder(root: URL, creating: Bool) throws(SystemCallFailure) -> DirectoryHandle {
+    /// - Parameter subfolders: folders under `State` to open (and create) in turn, each by
+    ///   name and never through a link: a named reader's `readers/<name>`.
+    static func openFolder(root: URL, creating: Bool, subfolders: [String] = []) throws(SystemCallFailure) -> DirectoryHandle {
         do throws(SystemCallError) {
             let root = try DirectoryHandle.openNamed(root.standardizedFileURL.path, creating: creating)
-            return try root.folder(folderName, creating: creating)
+            var folder = try root.folder(folderName, creating: creating)
+            for name in subfolders { folder = try folder.folder(name, creating: creating) }
+            return folder
         } catch {
             throw SystemCallFailure(step: "create folder", path: error.path, errno: error.errno, isSymbolicLink: error.isSymbolicLink)
         }
