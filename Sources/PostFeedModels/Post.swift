@@ -7,7 +7,8 @@ import Foundation
 ///
 /// The `Codable` form is PostFeed's wire format (the fixture backend's, see DESIGN.md):
 /// `{"id":1,"title":"…","body":"…","author":"…","imageUrl":"/images/a.png",
-///   "createdAt":"2024-05-01T10:00:00Z","popularity":0.42}`.
+///   "createdAt":"2024-05-01T10:00:00Z","popularity":0.42}`, and where a source says
+/// them, `"bodyFormat":"html"` and `"link":"https://…"`.
 public struct Post: Codable, Sendable, Hashable, Identifiable {
     /// The backend's identifier, unique within one backend: an opaque string (a number on
     /// the wire is its digits).
@@ -26,6 +27,13 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
     /// A backend-defined score (the fixture backend's lies in 0…1), used by the
     /// `popularity` ordering; `nil` when the backend has none.
     public var popularity: Double?
+    /// How ``title`` and ``body`` are written (plain, HTML, Markdown), when the source says:
+    /// a feed's item, a backend description's `bodyFormat`. `nil`: unknown, and the text
+    /// is looked at (markup that is plainly HTML is read as HTML).
+    public var bodyFormat: PostBodyFormat?
+    /// The post's own page on the web (a feed item's link), absolute; `nil` when the
+    /// source names none. Relative links in an HTML body resolve against it.
+    public var link: String?
 
     /// Makes a post; the optional fields default to absent.
     public init(
@@ -35,7 +43,9 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
         author: String? = nil,
         imageURL: String? = nil,
         createdAt: Date? = nil,
-        popularity: Double? = nil
+        popularity: Double? = nil,
+        bodyFormat: PostBodyFormat? = nil,
+        link: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -44,12 +54,14 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
         self.imageURL = imageURL
         self.createdAt = createdAt
         self.popularity = popularity
+        self.bodyFormat = bodyFormat
+        self.link = link
     }
 
     enum CodingKeys: String, CodingKey {
         case id, title, body, author
         case imageURL = "imageUrl"
-        case createdAt, popularity
+        case createdAt, popularity, bodyFormat, link
     }
 
     /// Decodes the wire form: `id` and `title` are required, a missing `body` becomes `""`,
@@ -64,6 +76,9 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
         author = try container.decodeIfPresent(String.self, forKey: .author)
         imageURL = try container.decodeIfPresent(String.self, forKey: .imageURL)
         popularity = try container.decodeIfPresent(Double.self, forKey: .popularity)
+        // An unknown format is no reason to lose the post: its text is looked at instead.
+        bodyFormat = (try? container.decodeIfPresent(PostBodyFormat.self, forKey: .bodyFormat)) ?? nil
+        link = try container.decodeIfPresent(String.self, forKey: .link)
         if let text = try container.decodeIfPresent(String.self, forKey: .createdAt) {
             guard let date = Post.parseDate(text) else {
                 throw DecodingError.dataCorruptedError(
@@ -87,6 +102,8 @@ public struct Post: Codable, Sendable, Hashable, Identifiable {
         try container.encodeIfPresent(imageURL, forKey: .imageURL)
         try container.encodeIfPresent(createdAt.map(Post.formatDate), forKey: .createdAt)
         try container.encodeIfPresent(popularity, forKey: .popularity)
+        try container.encodeIfPresent(bodyFormat, forKey: .bodyFormat)
+        try container.encodeIfPresent(link, forKey: .link)
     }
 
     /// Parses ISO-8601 with or without fractional seconds.

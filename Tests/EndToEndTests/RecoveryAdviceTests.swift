@@ -91,7 +91,8 @@ struct RecoveryAdviceTests {
         let sandbox = try Sandbox()
         try await withFixtureServer { server in
             let wrong = server.baseURL.appendingPathComponent("nowhere").absoluteString
-            let run = try await sandbox.run(["page", "1", "--no-images", "--base-url", wrong])
+            // (--api: a base URL with a path and no --api is read as a feed)
+            let run = try await sandbox.run(["page", "1", "--no-images", "--api", "postfeed", "--base-url", wrong])
             #expect(run.failed, "\(run)")
             #expect(run.errorMessage?.contains("does not exist (HTTP 404") == true, "\(run)")
             #expect(run.errorMessage?.hasSuffix(Self.expected[.checkBackend] ?? "?") == true, "\(run)")

@@ -42,8 +42,8 @@ import PostFeedCache
 // | `timeout` | seconds one request may take at most (connect and stalls included) | the client's, 60 |
 // | `pageSize` | the server's fixed page size, for a backend without a page-size parameter (none is sent; `--page-size` is not used) | none: the reader's |
 // | `endStatus` | error statuses that mean the end, e.g. `[{"status": 400, "code": "rest_post_invalid_page_number"}]` (`code`: the body's `code` or `error` field) | none |
-// | `bodyFormat` | what bodies are written in: `text`, `html`, `markdown` | `text` |
 // | `maximumPageBytes` | the most bytes one page's body may hold, 1 to 1073741824 (1 GiB); a larger body fails while it streams in | 8388608 (8 MiB) |
+// | `bodyFormat` | how titles and bodies are written: `"plain"` (or `"text"`), `"html"` or `"markdown"` | looked at per post: HTML when it plainly is |
 //
 // Pagination styles and their parameter names (defaults in brackets):
 // - `{"style": "page", "page": ["page"], "limit": ["limit"]}`: `?page=N&limit=M`, N from 1
@@ -201,11 +201,13 @@ extension BackendDescription {
             }
         }
         if root.members["endStatus"] != nil { description.endStatuses = try parseEndStatuses(root) }
-        if let format = try root.string("bodyFormat") {
-            guard let known = BodyFormat(rawValue: format.lowercased()) else {
-                throw root.error("bodyFormat", "unknown format \"\(format)\"; use \"text\", \"html\" or \"markdown\"")
+        if let text = try root.string("bodyFormat") {
+            // "text" is what the presets' README and older files call plain text.
+            let name = text.lowercased() == "text" ? PostBodyFormat.plain.rawValue : text.lowercased()
+            guard let format = PostBodyFormat(rawValue: name) else {
+                throw root.error("bodyFormat", "\"\(text)\" is not one of \(PostBodyFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            description.bodyFormat = known
+            description.bodyFormat = format
         }
         if let text = try root.string("sharedCache") {
             do {

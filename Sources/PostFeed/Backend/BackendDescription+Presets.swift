@@ -20,6 +20,10 @@ extension BackendDescription {
     ///   ends on the total reached or a short page.
     /// - `wordpress`, `mastodon`, `hackernews`, `reddit`, `ghost`, `lemmy`, `discourse`,
     ///   `forem`: real APIs as documented (see `BackendDescription+APIPresets.swift`).
+    /// - `feed`: an RSS 2.0, Atom 1.0 or JSON Feed 1.1 document at the base URL itself
+    ///   (``PageFormat/feed``): the first page is the base URL as given, the next one the
+    ///   document's (`rel="next"`, `next_url`) or, for RSS, `?paged=N+1` until a `404`;
+    ///   the page size is the server's. No post path: a post is found in the pages read.
     ///
     /// ```swift
     /// let backend = try BackendDescription.preset("dummyjson", baseURL: URL(string: "https://dummyjson.com")!)
@@ -58,6 +62,12 @@ extension BackendDescription {
                 name: "dummyjson", baseURL: baseURL, postsPath: "/posts", postPath: "/posts/{id}",
                 pagination: .offset(offset: "skip", limit: "limit"), items: .key("posts"),
                 total: .bodyField("total"), endSignals: [.totalReached, .shortPage])
+        case "feed":
+            var feed = BackendDescription(
+                name: "feed", baseURL: baseURL, postsPath: "", postPath: nil, pagination: .linkHeader(limit: nil),
+                items: .root, total: .unknown, endSignals: [])
+            feed.pageFormat = .feed
+            return feed
         default:
             throw BackendConfigurationError(
                 file: nil, field: nil,

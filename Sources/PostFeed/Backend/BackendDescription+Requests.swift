@@ -39,7 +39,18 @@ extension BackendDescription {
     /// The list URL without pagination parameters: ``baseURL`` with ``postsPath`` appended
     /// to its path, and the base URL's query (an API key) kept before the path's own.
     public var postsURL: URL? {
-        url(appendingPath: postsPath)
+        // A feed's list is the base URL itself, as typed (`/feed/` and `/feed` may differ).
+        pageFormat == .feed ? baseURL : url(appendingPath: postsPath)
+    }
+
+    /// What page requests accept: JSON, or for a feed the three feed types first.
+    public var acceptedPageTypes: String {
+        switch pageFormat {
+        case .json: "application/json"
+        case .feed:
+            "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, "
+                + "application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
+        }
     }
 
     /// The URL of one post from ``postPath``, or `nil` when the backend has none.
@@ -100,6 +111,8 @@ extension BackendDescription {
         case (.cursor(let cursorName, let limitName, _), .cursor(let cursor)):
             if let cursor { parameters.append((cursorName, cursor)) }
             parameters.append((limitName, limit))
+        case (.linkHeader, .link(nil)) where pageFormat == .feed:
+            return baseURL
         case (.linkHeader(let limitName), .link(nil)), (.nextURL(_, let limitName), .link(nil)):
             if let limitName { parameters.append((limitName, limit)) }
         case (.linkHeader, .link(let url?)), (.nextURL, .link(let url?)):

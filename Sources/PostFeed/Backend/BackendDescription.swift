@@ -61,8 +61,14 @@ public struct BackendDescription: Sendable, Hashable {
     /// Error statuses that mean the list has ended (``EndStatus``), as WordPress's `400`
     /// past the last page. A config file's `endStatus`.
     public var endStatuses: [EndStatus] = []
-    /// What the post bodies are written in. A config file's `bodyFormat`.
-    public var bodyFormat: BodyFormat = .text
+    /// What page bodies are: JSON read with ``items``, ``total``, ``endSignals`` and
+    /// ``fields`` (default), or a feed (RSS, Atom, JSON Feed), which carries all of that
+    /// itself. See ``PageFormat``.
+    public var pageFormat: PageFormat = .json
+    /// How posts' titles and bodies are written (a config file's `bodyFormat`), given to
+    /// every post decoded: HTML bodies are laid out as text, Markdown too. `nil` (default):
+    /// each post's text is looked at, and read as HTML when it plainly is.
+    public var bodyFormat: PostBodyFormat?
 
     /// A description with every part given; its ``identity`` is derived (``fixedIdentity``
     /// is `nil`).

@@ -29,6 +29,9 @@ public enum BackendPreset: String, Sendable, Hashable, CaseIterable, CustomStrin
     case discourse
     /// Forem (dev.to) `/api/articles`.
     case forem
+    /// An RSS 2.0, Atom 1.0 or JSON Feed 1.1 feed at the base URL itself (its format
+    /// recognised by `Content-Type`, then by the body), paged the feed's own way.
+    case feed
 
     /// The name, e.g. `json-server-v1`.
     public var description: String { rawValue }

@@ -28,15 +28,3 @@ public struct EndStatus: Sendable, Hashable {
         return false
     }
 }
-
-/// What a backend's post bodies are written in, so they can be read as text: a title
-/// taken from the body's first line (``FieldMapping/titleFromBody``) reads HTML and
-/// Markdown as a reader sees them. In a config file: `"bodyFormat": "text" | "html" | "markdown"`.
-public enum BodyFormat: String, Sendable, Hashable, CaseIterable {
-    /// Plain text (the default).
-    case text
-    /// HTML (WordPress, Ghost, Mastodon, Hacker News).
-    case html
-    /// Markdown (Lemmy, Forem's `body_markdown`).
-    case markdown
-}

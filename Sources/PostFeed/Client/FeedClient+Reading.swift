@@ -247,7 +247,7 @@ extension FeedClient {
             let reading = PageReading(
                 page: page, posts: await feed.posts, totalPages: await feed.totalPages, totalCount: await feed.totalCount,
                 isLast: !(await feed.hasNext), staleReason: await feed.staleReason,
-                firstPosition: PlaceConverter.position(page: page, indexInPage: 0, pageSize: configuration.pageSize),
+                firstPosition: await firstPosition(ofPage: page),
                 notices: round == 0 ? resumed.notices + found : [])
             let shown: Result<Void, any Error>
             do { shown = .success(try await onPage(reading)) } catch { shown = .failure(error) }
@@ -263,5 +263,19 @@ extension FeedClient {
             try shown.get()
         }
         return saveNotices
+    }
+}
+
+extension FeedClient {
+    /// The 1-based position in the whole list of the first post of numbered page `page`:
+    /// page × page size, or, for pages reached by walking (a feed, whose pages are as
+    /// long as its server makes them; cursors and links), what the walk counted.
+    public func firstPosition(ofPage page: Int) async -> Int {
+        if let key = await paged.currentPageKey, repository.pageKey(forPageNumber: page) == nil,
+           let start = (repository as? HTTPPostRepository)?.startIndex(of: key)
+        {
+            return PlaceConverter.saturatingAdd(start, 1)
+        }
+        return PlaceConverter.position(page: page, indexInPage: 0, pageSize: configuration.pageSize)
     }
 }

@@ -305,7 +305,12 @@ extension FeedClient {
         let page = await paged.currentPage
         guard page >= 1 else { return [] }
         let anchor = posts.indices.contains(anchorIndexInPage)
-            ? ScrollAnchor(postID: posts[anchorIndexInPage].id, page: page, indexInPage: anchorIndexInPage, pageSize: configuration.pageSize)
+            // A walked page (a feed's) may hold more posts than the page size: the index
+            // stays on the page (a state file says where its page's posts are), and the
+            // post, which restores the place first, is the one in view.
+            ? ScrollAnchor(
+                postID: posts[anchorIndexInPage].id, page: page,
+                indexInPage: min(anchorIndexInPage, max(configuration.pageSize - 1, 0)), pageSize: configuration.pageSize)
             : nil
         let state = ListState(
             mode: .paged, backendIdentity: backend.identity, pageSize: configuration.pageSize, savedAt: Date(),

@@ -209,7 +209,15 @@ public actor PagedFeed {
         }
         var number = max(currentPage, 1)
         while true {
-            let page = try await fetch(number, cachePolicy: readPolicy(.useCache), priority: .high)
+            let page: Page
+            do {
+                page = try await fetch(number, cachePolicy: readPolicy(.useCache), priority: .high)
+            } catch where error.code == .pageOutOfRange && number > 1 {
+                // The walk found the page after the last missing (a feed's 404): the last
+                // page is the one before it.
+                guard let walked = totalPages, walked >= 1, walked < number else { throw error }
+                return try await goTo(page: walked)
+            }
             if page.isLast || totalPages == number {
                 show(page, number: number)
                 noteExpired(page, number: number)
@@ -251,6 +259,12 @@ public actor PagedFeed {
             do {
                 page = try await repository.page(direct, cachePolicy: cachePolicy, priority: priority)
             } catch where error.code == .pageOutOfRange && number > 1 {
+                if repository.pageKey(forPageNumber: number) == nil, keys[number - 1] != nil {
+                    // A walked page's key learnt from the page before it, missing (a feed's
+                    // `?paged=N` past its last page): the page before it is the last.
+                    keys[number] = nil
+                    totalPages = number - 1
+                }
                 noteMissing(from: number)
                 throw await pastTheEnd(number, else: error)
             }
@@ -277,9 +291,20 @@ public actor PagedFeed {
                     .pageOutOfRange, url: nil, page: .number(number),
                     message: "page \(number) is past the end (\(known) page\(known == 1 ? "" : "s")); try 1…\(known)")
             }
-            known += 1
             // Pages walked through on the way are read through the cache like any other.
-            page = try await repository.page(nextKey, cachePolicy: known == number ? cachePolicy : readPolicy(.useCache), priority: priority)
+            do {
+                page = try await repository.page(
+                    nextKey, cachePolicy: known + 1 == number ? cachePolicy : readPolicy(.useCache), priority: priority)
+            } catch where error.code == .pageOutOfRange {
+                // The next page is missing (a WordPress feed's `?paged=N` answers 404 past
+                // its last page): the page walked last is the last one.
+                keys[known + 1] = nil
+                totalPages = known
+                throw RepositoryError(
+                    .pageOutOfRange, url: error.url, page: .number(number),
+                    message: "page \(number) is past the end (\(known) page\(known == 1 ? "" : "s")); try 1…\(known)")
+            }
+            known += 1
             learn(from: page, number: known)
         }
         return page

@@ -23,7 +23,7 @@ extension HTTPPostRepository {
         keptHeaders: [String] = [], attributes: [String: String], context: ServiceContext? = nil,
         recorder: LoadRecorder? = nil, validate: @escaping CachedHTTPLoader.Validator
     ) async throws(RepositoryError) -> LoadResult {
-        var http = HTTPRequest(url: url, headers: ["Accept": "application/json"], priority: priority)
+        var http = HTTPRequest(url: url, headers: ["Accept": backend.acceptedPageTypes], priority: priority)
         http.maximumBodySize = backend.maximumPageBodySize
         let request = CachedHTTPLoader.Request(
             http: http, key: cacheKey, policy: policy, keptHeaders: keptHeaders, attributes: attributes, kind: .page,
@@ -88,6 +88,13 @@ extension HTTPPostRepository {
         let url = response.requestURL
         let server = ServerErrorMessage.from(response.body).map { ": \($0)" } ?? ""
         let underlying = HTTPClientError.status(response.status, url: url, body: response.body)
+        if response.status == 404, page == firstPageKey, backend.pageFormat == .feed {
+            return RepositoryError(
+                .httpStatus, url: url, page: page,
+                message: "the feed at \(url.absoluteString) does not exist (HTTP 404\(server)); check the feed's address "
+                    + "(the one a feed reader subscribes to)",
+                underlying: underlying)
+        }
         if response.status == 404, page == firstPageKey {
             return RepositoryError(
                 .httpStatus, url: url, page: page,

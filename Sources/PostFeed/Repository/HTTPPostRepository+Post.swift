@@ -84,6 +84,14 @@ extension HTTPPostRepository {
     private func postFromPages(id: PostID) -> Post? {
         if let post = recentPosts.object(forKey: id) { return post }
         for entry in store.storedEntries() where entry.metadata.attributes[Attribute.kind] == "page" {
+            if backend.pageFormat == .feed {
+                let headers = PageCacheStore.headers(of: entry)
+                let url = entry.metadata.url.flatMap { URL(string: $0) } ?? backend.baseURL
+                let page = try? decoder.decodeFeed(
+                    body: entry.data, headers: headers, url: url, key: .link(nil), startIndex: nil)
+                if let post = page?.posts.first(where: { $0.id == id }) { return post }
+                continue
+            }
             guard let json = try? JSONValue.parse(entry.data) else { continue }
             let items: [JSONValue]
             switch (backend.items, json) {

@@ -193,7 +193,9 @@ public final class HTTPPostRepository: PostRepository {
         if loader.effective(cachePolicy) != .reload, let known = memory.withLock({ $0.pastTheEnd[key] }) { throw known }
         let cacheKey = backend.cacheKey(url.absoluteString)
         let start = startIndex(of: key)
-        let subject = key.phrase(number: start.map { PlaceConverter.page(forIndex: $0, pageSize: pageSize) })
+        // A feed's pages are the server's length: no number is computed from the page size.
+        let subject = key.phrase(
+            number: backend.pageFormat == .feed ? nil : start.map { PlaceConverter.page(forIndex: $0, pageSize: pageSize) })
         var attributes = [Attribute.kind: "page"]
         if let start { attributes[Attribute.startIndex] = String(start) }
         // Decoded once per fetched body, before it is stored: a body that does not decode is
@@ -237,13 +239,16 @@ public final class HTTPPostRepository: PostRepository {
         }
     }
 
-    /// The headers a cached page is rebuilt from: `Link`, and the total's header.
+    /// The headers a cached page is rebuilt from: `Link`, the total's header, and a feed's
+    /// `Content-Type`.
     private var keptHeaders: [String] {
         let pageCountHeaders = backend.endSignals.compactMap { signal -> String? in
             if case .pageCountHeader(let name) = signal { return name }
             return nil
         }
-        return ["Link"] + (backend.total.header.map { [$0] } ?? []) + pageCountHeaders
+        // A feed's format is known by its Content-Type first: a cached page keeps it.
+        let feedHeaders = backend.pageFormat == .feed ? ["Content-Type"] : []
+        return ["Link"] + (backend.total.header.map { [$0] } ?? []) + pageCountHeaders + feedHeaders
     }
 
     /// Posts before page `key`: from the key (page, offset, first page) or from walking.
@@ -258,6 +263,9 @@ public final class HTTPPostRepository: PostRepository {
         let start = start ?? startIndex(of: key)
         let page = try decoder.decode(body: body, headers: headers, url: url, key: key, startIndex: start)
         let report = memory.withLock { memory in
+            // A walked page's own start (from its cached copy's attribute) is kept too:
+            // its posts' numbers are counted from it.
+            if let start, decoder.startIndex(of: key) == nil { memory.startIndexByKey[key] = start }
             if let start, let next = page.nextKey, decoder.startIndex(of: next) == nil {
                 memory.startIndexByKey[next] = PlaceConverter.saturatingAdd(start, page.posts.count)
             }

@@ -21,6 +21,10 @@ public struct FeedDocument: Sendable, Hashable {
     public var nextPageURL: URL?
     /// The entries, in document order.
     public var items: [FeedItem]
+    /// What made the document, as it says (RSS `<generator>`, Atom `<generator>`'s text),
+    /// on one line; `nil` when it does not say. A WordPress feed names
+    /// `https://wordpress.org/?v=…`: it pages by `?paged=N`.
+    public var generator: String?
 
     /// Makes a document.
     public init(format: FeedFormat, title: String? = nil, homeURL: URL? = nil, nextPageURL: URL? = nil, items: [FeedItem] = []) {

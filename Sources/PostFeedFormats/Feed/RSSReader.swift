@@ -19,6 +19,8 @@ struct RSSReader {
                 if element.attribute("rel") == "next" {
                     document.nextPageURL = FeedReading.webURL(element.attribute("href"), base: channelBase)
                 }
+            case (nil, "generator"):
+                document.generator = FeedReading.line(element.text)
             case (nil, "item"), (XMLNamespace.rss1?, "item"):
                 itemElements.append(element)
             default:

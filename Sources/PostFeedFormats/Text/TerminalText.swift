@@ -8,9 +8,8 @@
 /// DEL, C1 controls and bidirectional overrides, embeddings and isolates are dropped; a
 /// tab becomes a space. Everything printable is kept as it is.
 ///
-/// The same rules as the CLI's `terminalLine`/`terminalLines` (Sources/postfeed/Output/
-/// TerminalText.swift), here so that the library's rendered text is clean on its own; the
-/// CLI can call these once it links this module.
+/// The one implementation of these rules: the library's rendered text is clean on its own,
+/// and the CLI's `terminalLine`/`terminalLines` call these.
 public enum TerminalText {
     /// One line: every line break becomes a space, other controls are dropped.
     public static func line(_ text: String) -> String { cleaned(text, keepingNewlines: false) }
@@ -122,9 +121,11 @@ public enum TerminalText {
         return nil
     }
 
-    /// C0 controls, DEL, C1 controls, the line and paragraph separators, and the
-    /// bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069).
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// C0 controls, DEL, C1 controls, the line and paragraph separators (which some
+    /// terminals treat as line breaks), and the bidirectional embeddings, overrides and
+    /// isolates (U+202A–U+202E, U+2066–U+2069), which would reorder the rest of the line on
+    /// a terminal that does bidi (an author's U+202E turning "· id 1" around).
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
             || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)

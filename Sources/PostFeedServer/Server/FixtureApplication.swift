@@ -10,6 +10,7 @@ enum FixtureApplication {
         router.add(middleware: ErrorBodyMiddleware())
         router.add(middleware: FaultMiddleware(planner: state.faults))
         ImageRoutes(state: state).register(on: router)
+        FeedRoutes(state: state).register(on: router)
         switch state.configuration.flavor {
         case .postFeed:
             PostFeedRoutes(state: state).register(on: router)

@@ -125,9 +125,9 @@ extension BrowseScreen {
             let kept = request.focusPostID.flatMap { id in posts.firstIndex { $0.id == id } }
             let top = min(max(0, kept ?? request.top), max(0, posts.count - 1))
             let visible = Array(posts.dropFirst(top).prefix(request.visibleCount))
-            let numbers = visible.indices.map {
-                PlaceConverter.position(page: page, indexInPage: top + $0, pageSize: request.pageSize)
-            }
+            // A walked page (a feed's) is numbered from what the pages before it held.
+            let first = await client.firstPosition(ofPage: page)
+            let numbers = visible.indices.map { PlaceConverter.saturatingAdd(first, top + $0) }
             let view = BrowseView(
                 top: top, posts: visible, numbers: numbers, loaded: posts.count, viewCount: posts.count,
                 total: await feed.totalCount, hasMore: await feed.hasNext, page: page, totalPages: await feed.totalPages)

@@ -48,6 +48,13 @@ struct PopularityListing {
             ranked = order.entries
             restartNotices = order.notices
         }
+        var scoreNotices: [String] = []
+        if !ranked.isEmpty, ranked.allSatisfy({ $0.post.popularity == nil }) {
+            // Feeds carry no score: the order would silently be the backend's own.
+            let line = "no post of this backend has a popularity score (\(client.backend.pageFormat == .feed ? "feeds carry none" : "its posts name none")), so this is the backend's own order"
+            scoreNotices.append(line)
+            if !json { Terminal.note("postfeed: \(line)") }
+        }
         let shown = Set(place.shownPostIDs)
         let remaining = ranked.filter { !shown.contains($0.post.id) }
         let pageSize = client.configuration.pageSize
@@ -61,7 +68,7 @@ struct PopularityListing {
             try JSONOutput.print(ListOutput(
                 mode: "infinite", order: "popularity", firstRank: firstRank, posts: lines, loaded: ranked.count,
                 totalCount: await client.infinite.totalCount, endReached: take.count == remaining.count,
-                stale: await client.infinite.isShowingStaleContent, notices: notices + restartNotices))
+                stale: await client.infinite.isShowingStaleContent, notices: notices + restartNotices + scoreNotices))
             place.shownPostIDs += take.map(\.post.id)
             if !take.isEmpty { place = try client.savePopularityOrder(place) }
         } else {

@@ -21,6 +21,8 @@ struct List: AsyncParsableCommand {
               postfeed list                      the next page
               postfeed list --pages 3 --json     three pages as JSON
               postfeed list --restart            from the top (the saved place is replaced)
+              postfeed list --base-url https://blog.example/feed/
+                                                 a feed (RSS, Atom or JSON Feed) by its URL
               postfeed list --sort popularity    the most popular posts of the whole feed;
                                                  the next run continues down that order
               postfeed list --sort popularity --unseen

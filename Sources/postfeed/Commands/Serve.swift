@@ -12,7 +12,10 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Serves Fixtures/ with PostFeed's API (GET /api/posts?page=N&limit=M, ?cursor=C,
             /api/posts/{id}, /images/{name}), or a real backend's convention over the peer
-            datasets with --api (the same names as the client's --api). Fault flags make it
+            datasets with --api (the same names as the client's --api). Every convention also
+            serves the recorded feeds of Fixtures/feeds/site: /feeds/rss/ (?paged=N, 404 past
+            the end), /feeds/atom (rel="next") and /feeds/json (next_url), for
+            'postfeed list --base-url http://127.0.0.1:6969/feeds/rss/'. Fault flags make it
             misbehave for demos.
 
             Examples:

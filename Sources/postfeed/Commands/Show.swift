@@ -136,7 +136,7 @@ struct Show: AsyncParsableCommand {
 extension PostLine {
     /// `show --json`: the post and its image, without a list position.
     var detailJSON: [String: AnyEncodable] {
-        var result: [String: AnyEncodable] = ["post": AnyEncodable(post)]
+        var result: [String: AnyEncodable] = ["post": AnyEncodable(ReadablePostJSON(post))]
         if let image { result["image"] = AnyEncodable(image) }
         return result
     }

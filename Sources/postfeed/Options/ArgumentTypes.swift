@@ -14,6 +14,16 @@ extension BackendPreset {
     /// What the built-in fixture backend serves for this preset (`serve --api`, and the
     /// backend started when no `--base-url` is given).
     var fixtureFlavor: BackendFlavor {
+        fixtureFlavorServed
+    }
+
+    /// The built-in backend's path for this preset's list: the RSS feed for `feed`
+    /// (`/feeds/rss/`), the server root for the rest.
+    var builtInBasePath: String {
+        self == .feed ? "/feeds/rss/" : ""
+    }
+
+    private var fixtureFlavorServed: BackendFlavor {
         switch self {
         case .postfeed, .postfeedCursor: .postFeed
         case .jsonServer: .jsonServer017
@@ -27,6 +37,8 @@ extension BackendPreset {
         case .lemmy: .lemmy
         case .discourse: .discourse
         case .forem: .forem
+        // Every flavor serves the feeds of Fixtures/feeds/site under /feeds/.
+        case .feed: .postFeed
         }
     }
 }

@@ -17,11 +17,20 @@ struct BackendOptions: ParsableArguments {
     @Option(
         name: .customLong("api"),
         help: ArgumentHelp(
-            "Backend convention: \(BackendPreset.names.joined(separator: ", ")). With the built-in backend, it speaks that convention too.",
+            "Backend convention: \(BackendPreset.names.joined(separator: ", ")). Default: feed when --base-url names a path (https://blog.example/feed/: RSS, Atom or JSON Feed, recognised from the answer), else postfeed. With the built-in backend, it speaks that convention too.",
             valueName: "preset"),
         completion: .list(BackendPreset.names),
         transform: { try BackendPreset.parse($0, option: "--api", orElse: ", or --backend with a config file") })
-    var api: BackendPreset = .postfeed
+    var apiOption: BackendPreset?
+
+    /// The convention spoken: `--api` when given; else `feed` when `--base-url` names a
+    /// path beyond `/` (a feed is read by its URL alone: `…/feed/`, `…/feed.xml`,
+    /// `…/feed.json`); else PostFeed's own API (a server root).
+    var api: BackendPreset {
+        if let apiOption { return apiOption }
+        if let baseURL, let url = URL(string: baseURL), !url.path.isEmpty, url.path != "/" { return .feed }
+        return .postfeed
+    }
 
     @Option(
         name: .customLong("backend"),
@@ -35,8 +44,13 @@ struct BackendOptions: ParsableArguments {
             valueName: "dir"))
     var cacheDirectory: String?
 
-    @Option(name: .customLong("page-size"), parsing: .unconditional, help: "Posts per page, 1…100.")
-    var pageSize: Int = 20
+    @Option(
+        name: .customLong("page-size"), parsing: .unconditional,
+        help: "Posts per page, 1…100 (default 20). A feed's pages are as long as its server makes them.")
+    var pageSizeOption: Int?
+
+    /// `--page-size`, else the default (20).
+    var pageSize: Int { pageSizeOption ?? BackendDescription.defaultPageSize }
 
     @Option(
         name: .customLong("timeout"), parsing: .unconditional,

@@ -57,8 +57,9 @@ struct Session {
             do {
                 let started = try await Self.startBuiltInBackend(flavor: options.api.fixtureFlavor)
                 server = started
-                // A recorded API's requests were recorded under a subreddit or with a key.
-                let suffix = options.api.fixtureFlavor.recordedBaseURLSuffix
+                // A recorded API's requests were recorded under a subreddit or with a key; the
+                // built-in feed is under /feeds/rss/.
+                let suffix = options.api.fixtureFlavor.recordedBaseURLSuffix + options.api.builtInBasePath
                 baseURL = suffix.isEmpty ? started.baseURL : URL(string: started.baseURL.absoluteString + suffix)
             } catch {
                 throw CLIError("cannot start the built-in fixture backend: \(error); pass --base-url to use another backend")
@@ -83,9 +84,18 @@ struct Session {
         // The built-in backend is the same data whatever port it got: one identity for it,
         // so state saved by one run is restored by the next.
         if server != nil { backend.fixedIdentity = "\(backend.name) built-in fixture backend" }
+        // A feed's pages are the server's: the page size is fixed (so a saved place is never
+        // rebuilt for another), and a --page-size given says so.
+        var pageSize = options.pageSize
+        if backend.pageFormat == .feed {
+            if let asked = options.pageSizeOption {
+                Terminal.note("postfeed: --page-size \(asked) changes nothing here: a feed's pages are as long as its server makes them")
+            }
+            pageSize = BackendDescription.defaultPageSize
+        }
         do {
             var configuration = FeedClient.Configuration(
-                backend: backend, pageSize: options.pageSize, cacheLocation: options.cacheLocation, offline: options.offline)
+                backend: backend, pageSize: pageSize, cacheLocation: options.cacheLocation, offline: options.offline)
             // --timeout wins over the backend file's; either (else the default 60 s) bounds
             // every request of the run, its retries included.
             configuration.limitRequests(

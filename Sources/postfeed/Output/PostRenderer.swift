@@ -1,6 +1,7 @@
 import Foundation
 import PostFeed
 import PostFeedPreview
+import PostFeedFormats
 
 /// What is known of a post's image when it is printed.
 struct ImageSummary: Encodable {
@@ -47,6 +48,41 @@ struct PostLine: Encodable {
     var image: ImageSummary?
 
     // No URL's user info reaches the output: `JSONOutput` removes it from all it prints.
+
+    enum CodingKeys: String, CodingKey {
+        case position, post, image
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(position, forKey: .position)
+        try container.encode(ReadablePostJSON(post), forKey: .post)
+        try container.encodeIfPresent(image, forKey: .image)
+    }
+}
+
+/// A post in `--json`: its fields as the backend sent them (the original `title` and
+/// `body`, HTML and all), and beside them the text as people read it: `text`, the body laid
+/// out with its links listed under it (``Post/readableBody(baseURL:)``), and `titleText`
+/// when the readable title differs from the original (`It&#8217;s` → `It’s`).
+struct ReadablePostJSON: Encodable {
+    let post: Post
+
+    init(_ post: Post) {
+        self.post = post
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case text, titleText
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try post.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(post.readableBody().text, forKey: .text)
+        let title = post.readableTitle
+        if title != post.title { try container.encode(title, forKey: .titleText) }
+    }
 }
 
 /// Text output for posts: a compact line for lists, the full detail view for `show`.
@@ -54,7 +90,7 @@ enum PostRenderer {
     /// A post's entry in a list; its title cut to `width` columns (on a terminal, its
     /// width; into a pipe or a file, never cut: text there is data).
     static func listEntry(_ line: PostLine, width: Int = titleWidth) -> String {
-        let post = line.post.forTerminal
+        let post = line.post.headingForTerminal
         let number = String(line.position).leftPadded(to: 4)
         // Cut by display columns (CJK, emoji, flags and Hangul take 2), not characters.
         var text = "\(number). \(DisplayWidth.cut(post.title, toColumns: max(20, width - 6)))"

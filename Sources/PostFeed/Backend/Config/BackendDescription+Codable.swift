@@ -23,6 +23,18 @@ extension BackendDescription: Codable {
 
     /// The description as a config-file object.
     var configurationJSON: JSONValue {
+        if pageFormat == .feed {
+            // A feed carries its own paging, items and fields: the preset says it all.
+            var object: [String: JSONValue] = [
+                "preset": .string("feed"), "name": .string(name), "baseURL": .string(baseURL.absoluteString),
+                "maximumPageBytes": .integer(maximumPageBodySize),
+            ]
+            if let fixedIdentity { object["identity"] = .string(fixedIdentity) }
+            if let requestTimeout { object["timeout"] = .double(requestTimeout) }
+            if let sharedCache { object["sharedCache"] = .string(sharedCache.description) }
+            if let bodyFormat { object["bodyFormat"] = .string(bodyFormat.rawValue) }
+            return .object(object)
+        }
         var object: [String: JSONValue] = [
             "name": .string(name),
             "baseURL": .string(baseURL.absoluteString),
@@ -49,13 +61,13 @@ extension BackendDescription: Codable {
                 return .object(members)
             })
         }
-        if bodyFormat != .text { object["bodyFormat"] = .string(bodyFormat.rawValue) }
         if firstPageNumber != 1, case .object(var members) = object["pagination"] {
             members.append((key: "first", value: .integer(firstPageNumber)))
             object["pagination"] = .object(members)
         }
         if let requestTimeout { object["timeout"] = .double(requestTimeout) }
         if let sharedCache { object["sharedCache"] = .string(sharedCache.description) }
+        if let bodyFormat { object["bodyFormat"] = .string(bodyFormat.rawValue) }
         var total: [String: JSONValue] = [:]
         if let header = self.total.header { total["header"] = .string(header) }
         if let bodyField = self.total.bodyField { total["bodyField"] = .string(bodyField) }

@@ -32,6 +32,9 @@ struct PageDecoder: Sendable {
         throws(RepositoryError) -> Page
     {
         let start = startIndex(of: key) ?? walkedStart
+        if backend.pageFormat == .feed {
+            return try decodeFeed(body: body, headers: headers, url: url, key: key, startIndex: start)
+        }
         let number = start.map { PlaceConverter.page(forIndex: $0, pageSize: pageSize) }
         let location = "\(key.phrase(number: number)) of \(url.absoluteString)"
         func failure(_ message: String) -> RepositoryError {

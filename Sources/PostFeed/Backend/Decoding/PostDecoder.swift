@@ -19,9 +19,9 @@ struct PostDecoder: Sendable {
     /// (``BackendDescription/rootURLText``) and that query, which the image gets too.
     let imageRoot: String
     let imageQuery: String?
-
-    /// What bodies are written in, for a title taken from the body.
-    let bodyFormat: BodyFormat
+    /// The backend's ``BackendDescription/bodyFormat``, given to every post, and how a
+    /// title taken from the body reads it (`nil`: as the body shows).
+    let bodyFormat: PostBodyFormat?
 
     init(fields: FieldMapping, backend: BackendDescription) {
         self.fields = fields
@@ -75,7 +75,7 @@ struct PostDecoder: Sendable {
         }
         return Post(
             id: id, title: title, body: body, author: author?.isEmpty == false ? author : nil,
-            imageURL: image.flatMap(resolveImageURL), createdAt: createdAt, popularity: popularity)
+            imageURL: image.flatMap(resolveImageURL), createdAt: createdAt, popularity: popularity, bodyFormat: bodyFormat)
     }
 
     /// `text` as an absolute URL string, resolved against the base URL when relative; an
@@ -108,8 +108,8 @@ struct PostDecoder: Sendable {
     /// cut to ``titleLength`` characters with `…`; empty when the body has no text.
     func firstLine(of body: String) -> String {
         let text: String =
-            switch bodyFormat {
-            case .text: body
+            switch bodyFormat ?? PostBodyFormat.detected(in: body) {
+            case .plain: body
             case .html: HTMLText.render(body).body
             case .markdown: MarkdownText.render(body).body
             }
