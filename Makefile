@@ -1,7 +1,8 @@
 # PostFeed — two commands on a fresh Debian machine:
 #   make run    build, then show posts from the built-in fixture backend
 #   make test   build and run every test suite
-# (`make test-ci`, what CI runs, adds 30 s of fuzzing per parser after the tests.)
+# (`make test-ci`, what CI runs, adds the DocC build (`make docs`) and 30 s of fuzzing per
+# parser after the tests.)
 # Both install what the build needs (libcurl4-openssl-dev, the image libraries, hiredis,
 # libxml2-dev;
 # nginx, tmux and redis-server for the tests)
@@ -135,12 +136,21 @@ FUZZ_SECONDS ?= 30
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash Fuzz/run.sh
 
-# What CI runs (.ci/run, on a clean clone): every test suite, then every fuzz target for
-# at least 30 s (FUZZ_SECONDS may raise that, never lower it). A crash fails the run;
-# the executions of each target are printed. `make test` stays without fuzzing, which
-# adds 7 minutes or more (a sanitizer build of its own, then 10 × 30 s).
+# The DocC documentation of the PostFeed library: the catalog's articles
+# (Sources/PostFeed/PostFeed.docc) and every doc comment, with swift-docc-plugin. A link
+# that does not resolve, an undocumented parameter or an ambiguous symbol fails it
+# (--warnings-as-errors). The archive: .build/plugins/Swift-DocC/outputs/PostFeed.doccarchive.
+.PHONY: docs
+docs: deps
+	$(SWIFT) package --disable-sandbox generate-documentation --target PostFeed --warnings-as-errors
+
+# What CI runs (.ci/run, on a clean clone): every test suite, the documentation (docs,
+# warnings as errors), then every fuzz target for at least 30 s (FUZZ_SECONDS may raise
+# that, never lower it). A crash fails the run; the executions of each target are
+# printed. `make test` stays without fuzzing, which adds 7 minutes or more (a sanitizer
+# build of its own, then 10 × 30 s).
 .PHONY: test-ci
-test-ci: lint-tests test check-closures
+test-ci: lint-tests test check-closures docs
 	@seconds=$(FUZZ_SECONDS); [ "$$seconds" -ge 30 ] 2>/dev/null || seconds=30; \
 		echo "make: fuzzing every parser for $$seconds s each"; \
 		FUZZ_SECONDS=$$seconds SWIFT=$(SWIFT) bash Fuzz/run.sh

@@ -70,7 +70,9 @@ extension BackendDescription {
     /// ```swift
     /// let backend = try BackendDescription.load(from: URL(fileURLWithPath: "dummyjson.json"))
     /// ```
-    /// - Parameter baseURL: overrides the file's `baseURL` (e.g. from a `--base-url` flag).
+    /// - Parameters:
+    ///   - file: the JSON config file to read, named in every error about it.
+    ///   - baseURL: overrides the file's `baseURL` (e.g. from a `--base-url` flag).
     /// - Throws: ``BackendConfigurationError`` naming the file and the field at fault.
     public static func load(from file: URL, baseURL: URL? = nil) throws(BackendConfigurationError) -> BackendDescription {
         let data: Data
@@ -96,6 +98,7 @@ extension BackendDescription {
     /// Reads a backend description from config-file JSON held in memory.
     ///
     /// - Parameters:
+    ///   - data: the config file's JSON, in the format above.
     ///   - file: named in errors; `nil` when the JSON did not come from a file.
     ///   - baseURL: overrides the JSON's `baseURL`.
     public init(configuration data: Data, file: URL? = nil, baseURL: URL? = nil) throws(BackendConfigurationError) {

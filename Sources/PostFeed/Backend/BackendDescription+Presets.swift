@@ -1,7 +1,7 @@
 import Foundation
 
 extension BackendDescription {
-    /// The names ``preset(_:baseURL:)`` knows, in the order `--help` lists them.
+    /// The names ``preset(_:baseURL:)-(String,_)`` knows, in the order `--help` lists them.
     public static let presetNames = BackendPreset.allCases.map(\.rawValue)
 
     /// A description of a well-known backend at `baseURL`.

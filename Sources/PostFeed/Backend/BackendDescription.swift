@@ -39,7 +39,7 @@ public struct BackendDescription: Sendable, Hashable {
     /// fixture backend on a free port, a service behind changing hosts). `nil`: derived.
     public var fixedIdentity: String?
     /// The longest one request to this backend may take, in seconds (a config file's
-    /// `timeout`); `nil` leaves the HTTP client's default. See ``requestTimeouts(from:)``.
+    /// `timeout`); `nil` leaves the HTTP client's default. See ``requestTimeouts(_:from:)``.
     public var requestTimeout: Double?
     /// The shared cache tier for this backend's images (a config file's `sharedCache`,
     /// `"redis://host:port[/db]"`); `nil`: none unless `--shared-cache` names one.
@@ -51,7 +51,7 @@ public struct BackendDescription: Sendable, Hashable {
     public var maximumPageBodySize: Int
     /// The number the backend gives its first page in the `page` style: 1 (the default),
     /// or 0 (Algolia's Hacker News search, Discourse). Page keys stay 1-based everywhere
-    /// (``PageKey/number(_:)``, `page N`, list state); only the request says `page=0`.
+    /// (`PageKey.number(_:)`, `page N`, list state); only the request says `page=0`.
     /// A config file's `pagination.first`.
     public var firstPageNumber = 1
     /// The page size when the server has one and no parameter to change it (Discourse's
@@ -97,7 +97,7 @@ public struct BackendDescription: Sendable, Hashable {
     public static let maximumRequestTimeout: Double = 86_400
 
     /// `defaults` with a deadline of `seconds` for the whole request, its retries and the
-    /// waits between them included (``HTTPTimeouts/overall``): what a reader means by "a
+    /// waits between them included (`HTTPTimeouts.overall`): what a reader means by "a
     /// request may take at most". Connecting and a stalled transfer are bounded by it too,
     /// so no part of a request outlasts it; a retry that would not fit is not made.
     public static func requestTimeouts(_ seconds: Double, from defaults: HTTPTimeouts) -> HTTPTimeouts {

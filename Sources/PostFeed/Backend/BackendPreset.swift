@@ -1,6 +1,6 @@
 import Foundation
 
-/// The well-known backends ``BackendDescription/preset(_:baseURL:)`` describes, by the one
+/// The well-known backends ``BackendDescription/preset(_:baseURL:)-(BackendPreset,_)`` describes, by the one
 /// name used everywhere: the CLI's `--api`, `serve --api`, and config files.
 public enum BackendPreset: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// PostFeed's own API, page numbers (the fixture backend; the default).

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 extension FeedClient {
-    /// The whole feed ordered by popularity (see ``popularityOrder(progress:)``).
+    /// The whole feed ordered by popularity (see ``popularityOrder(maximumPosts:progress:)``).
     public struct PopularityOrder: Sendable {
         /// One post of the order.
         public struct Entry: Sendable, Equatable {

@@ -33,7 +33,7 @@ public struct InfiniteReading: Sendable {
     public var notices: [String]
 }
 
-/// Where ``FeedClient/readPages(_:count:onPage:)`` starts.
+/// Where ``FeedClient/readPages(_:count:isolation:onPage:)`` starts.
 public enum PageNavigation: Sendable, Equatable {
     /// The saved page (page 1 on a first run; the last page when the saved one is past the end).
     case saved
@@ -43,7 +43,7 @@ public enum PageNavigation: Sendable, Equatable {
     case next, previous, first, last
 }
 
-/// One page shown by ``FeedClient/readPages(_:count:onPage:)``.
+/// One page shown by ``FeedClient/readPages(_:count:isolation:onPage:)``.
 public struct PageReading: Sendable {
     /// The page's 1-based number.
     public var page: Int
@@ -86,7 +86,13 @@ extension FeedClient {
     /// })
     /// try await client.savePlace(after: reading)
     /// ```
-    /// - Parameter onLoading: called before each page loads, with its number in this run (1…`pages`).
+    /// - Parameters:
+    ///   - pages: how many pages to load, at most; fewer when the feed ends first.
+    ///   - resumed: what ``resumeInfinite()`` or ``restartInfinite()`` reported: where the
+    ///     reader stands, and which loaded posts the last run did not show yet.
+    ///   - onLoading: called before each page loads, with its number in this run (1…`pages`).
+    ///   - onPage: called with each page's posts as a range of feed indices, before the place
+    ///     is saved at the top of that page; `nil` hands nothing over and saves nothing.
     public func readInfinite(
         pages: Int, after resumed: ResumeReport, onLoading: (@Sendable (Int) -> Void)? = nil, onPage: (@Sendable (Range<Int>) async throws -> Void)? = nil
     ) async -> InfiniteReading {
@@ -191,10 +197,10 @@ extension FeedClient {
     ///   replaced (the resume's notices come with the first page instead).
     /// - Throws: ``RepositoryError`` `.pageOutOfRange` for a page past the end, or for
     ///   `.next` on the last page and `.previous` on the first (nothing is saved then).
-    @discardableResult
     ///
     /// Runs in the caller's isolation (`isolation`), so `onPage` need not be `@Sendable`:
     /// it may touch the caller's actor state, from an actor or from top-level code.
+    @discardableResult
     public func readPages(
         _ navigation: PageNavigation, count: Int = 1, isolation: isolated (any Actor)? = #isolation,
         onPage: (PageReading) async throws -> Void

@@ -166,7 +166,7 @@ extension FeedClient {
     /// ```
     ///
     /// Another process may have saved since this client loaded the state: the two are
-    /// merged (see ``ListStateStore/save(_:basedOn:)``).
+    /// merged (see ``ListStateStore/save(_:basedOn:makingRoom:)``).
     /// - Returns: one line each when another process's place was replaced, not merged.
     @discardableResult
     public func saveInfinite(anchorIndex: Int, shownPostIDs: PostIDSet = []) async throws(ListStateError) -> [String] {
@@ -305,7 +305,7 @@ extension FeedClient {
     }
 
     /// Saves numbered mode's state with the post at `anchorIndexInPage` at the top of the
-    /// view, merged with another process's save as ``saveInfinite(anchorIndex:)`` is.
+    /// view, merged with another process's save as ``saveInfinite(anchorIndex:shownPostIDs:)`` is.
     /// - Returns: one line each when another process's place was replaced.
     @discardableResult
     public func savePaged(anchorIndexInPage: Int) async throws(ListStateError) -> [String] {

@@ -25,7 +25,7 @@ extension FeedClient {
     /// network), revalidated when expired.
     /// - Throws: ``RepositoryError``: `.pageOutOfRange` for a number below 1 or past the end,
     ///   `.badConfiguration` when the backend cannot address pages by number (cursor
-    ///   pagination: walk ``pages(from:deadline:logger:)`` instead), `.deadlineExceeded`,
+    ///   pagination: walk ``pages(from:cachePolicy:deadline:logger:)`` instead), `.deadlineExceeded`,
     ///   and the repository's own codes.
     public func page(
         _ number: Int, cachePolicy: PageCachePolicy = .useCache, priority: HTTPPriority = .normal,

@@ -13,7 +13,7 @@ public struct FeedStorage: Sendable {
     /// The image disk layer's default settings (size limit 256 MiB, writes not `fsync`ed:
     /// an image lost or torn by a power cut fails its checksum and is fetched again, and
     /// 19 synced writes in a row cost a cold page tens of milliseconds; see
-    /// ``DiskCache/Configuration/synchronizesWrites``).
+    /// `DiskCache.Configuration.synchronizesWrites`).
     public static let defaultImageCache = DiskCache.Configuration(synchronizesWrites: false)
     /// The page disk layer's default settings (size limit 64 MiB, writes not `fsync`ed, as
     /// for images: a page lost or torn by a power cut is fetched again, and its synced

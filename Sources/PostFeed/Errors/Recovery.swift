@@ -67,8 +67,8 @@ public protocol RecoverableError: Error, CustomStringConvertible {
 }
 
 extension RecoverableError {
-    /// ``failure`` followed by `advice(recovery)`: how a caller words the message with its
-    /// own advice. ``failure`` alone when there is no recovery.
+    /// ``RecoverableError/failure`` followed by `advice(recovery)`: how a caller words the
+    /// message with its own advice. ``RecoverableError/failure`` alone when there is no recovery.
     public func message(advice: (Recovery) -> String) -> String {
         recovery.map { failure + advice($0) } ?? failure
     }
@@ -78,7 +78,7 @@ extension RecoverableError {
 
 extension HTTPClientError: RecoverableError {
     /// What to do about a total or stall timeout or a failed proxy; `nil` for other
-    /// failures, whose ``reason`` says what to do.
+    /// failures, whose `reason` says what to do.
     public var recovery: Recovery? {
         remedy.map(Recovery.init)
     }

@@ -4,7 +4,7 @@ import Foundation
 public enum FeedOrdering: String, Sendable, Hashable, Codable, CaseIterable {
     /// As the backend lists them.
     case backend
-    /// Most popular first across the whole feed: ``FeedClient/popularityOrder(progress:)``.
+    /// Most popular first across the whole feed: ``FeedClient/popularityOrder(maximumPosts:progress:)``.
     case popularity
 }
 

@@ -76,7 +76,7 @@ public actor PagedFeed {
     public private(set) var stalledWalk: String?
     /// Set when a page came longer than the page size asked for (the server ignores it),
     /// and logged once as a warning: how many posts it sent, and that each page shows only
-    /// its first page-size posts (see ``Page/sentPostCount``). `nil` normally.
+    /// its first page-size posts (see `Page.sentPostCount`). `nil` normally.
     public private(set) var pageSizeWarning: String?
     /// Set when ``last()`` found the server's total too high (its last pages empty or
     /// missing): one line saying how many pages it counts and which is the last with

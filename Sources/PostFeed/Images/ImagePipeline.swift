@@ -9,7 +9,7 @@ import Tracing
 /// the layers.
 ///
 /// Below the memory layer, images take the same cached-HTTP path as pages
-/// (`CachedHTTPLoader`): one freshness policy (``HTTPFreshness``), revalidation, stale on
+/// (`CachedHTTPLoader`): one freshness policy (`HTTPFreshness`), revalidation, stale on
 /// error, single flight, and offline as ``CachePolicy/cacheOnly``. One difference: an image
 /// whose response gives no lifetime is fresh for ``Configuration/defaultFreshness`` (7
 /// days), where a page would be stale at once.
@@ -28,7 +28,7 @@ import Tracing
 /// ```
 public actor ImagePipeline {
     /// The memory layer, cache keys and clock. The disk layer is configured on its own
-    /// ``DiskCache``.
+    /// `DiskCache`.
     public struct Configuration: Sendable {
         /// Memory layer: at most this many images… (default 100)
         public var memoryCountLimit: Int
@@ -59,7 +59,7 @@ public actor ImagePipeline {
         /// what the decoder finds wrong (`is not a usable image: GIF image has no pixels (0×0)`).
         public var rejectionReason: @Sendable (Data) -> String = ImagePipeline.headerRejectionReason
 
-        /// Defaults: 100 images, ``MemoryCacheDefaults/totalCostLimit`` bytes, keys from
+        /// Defaults: 100 images, `MemoryCacheDefaults.totalCostLimit` bytes, keys from
         /// ``ImagePipeline/defaultCacheKey``, the system clock.
         public init(
             memoryCountLimit: Int = 100,
@@ -99,14 +99,16 @@ public actor ImagePipeline {
     private var prefetchingStopped = false
 
     /// - Parameters:
-    ///   - loader: the network layer (``HTTPClient``, or any ``HTTPLoading``).
-    ///   - disk: the disk layer (a ``DiskCache`` at `<root>/ImageCache`, or any
-    ///     ``DataCaching``); `nil` for memory only.
+    ///   - loader: the network layer (`HTTPClient`, or any `HTTPLoading`).
+    ///   - disk: the disk layer (a `DiskCache` at `<root>/ImageCache`, or any
+    ///     `DataCaching`); `nil` for memory only.
     ///   - downloadsFolder: where bodies are streamed before `disk` adopts them, on its file
     ///     system (opened by path, following links); `nil` holds bodies in memory. Defaults
-    ///     to a ``DiskCache``'s `.tmp`, reached through the cache's open folder
-    ///     (``DiskCache/downloadFolder()``), never by path.
+    ///     to a `DiskCache`'s `.tmp`, reached through the cache's open folder
+    ///     (`DiskCache.downloadFolder()`), never by path.
     ///   - shared: the shared tier behind `disk` (Redis), or `nil` (default).
+    ///   - configuration: the memory layer's limits, the cache key and the default freshness.
+    ///   - logger: where the pipeline's warnings and debug lines go.
     ///   - telemetry: where metrics and spans go (default: the global systems).
     public init(
         loader: any HTTPLoading,

@@ -29,7 +29,7 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         public static let noImageURL = Code(base: .noImageURL)
         /// The call's `deadline:` passed before the image came; the transfer was cancelled.
         public static let deadlineExceeded = Code(base: .deadlineExceeded)
-        /// The post has no image field at all (``FeedClient/image(forPostID:deadline:logger:)``).
+        /// The post has no image field at all (``FeedClient/image(forPostID:priority:deadline:logger:)``).
         public static let noImage = Code(base: .noImage)
         /// The code's name, e.g. `notAnImage`.
         public var description: String { base.rawValue }

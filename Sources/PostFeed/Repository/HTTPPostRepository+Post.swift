@@ -9,7 +9,7 @@ extension HTTPPostRepository {
     ///
     /// With a ``BackendDescription/postPath``, the post is requested there (high priority,
     /// cached like a page under its URL). Without one — or when that request fails, or under
-    /// ``PageCachePolicy/cacheOnly`` with the post's own response not cached — the post is
+    /// ``CachePolicy/cacheOnly`` with the post's own response not cached — the post is
     /// looked up in the pages this instance decoded, then in this backend's cached pages.
     ///
     /// - Throws: `.notFound` when the backend answers `404`, or when there is no post path

@@ -5,7 +5,7 @@ import PostFeedHTTP
 import Synchronization
 import Tracing
 
-/// The ``PostRepository`` over HTTP: pages fetched with an ``HTTPLoading`` client, decoded
+/// The ``PostRepository`` over HTTP: pages fetched with an `HTTPLoading` client, decoded
 /// with a ``BackendDescription``, and kept in a disk page cache.
 ///
 /// ```swift
@@ -22,11 +22,11 @@ import Tracing
 /// total header). An expired page is revalidated with `If-None-Match` /
 /// `If-Modified-Since`; a `304` refreshes its expiry and serves the cached body. When
 /// the network fails (no response, `5xx`, `429`) a cached page is returned with
-/// ``Page/isStale`` set. `no-store` responses are not kept. A body that does not decode is
+/// `Page.isStale` set. `no-store` responses are not kept. A body that does not decode is
 /// never stored. See ``PageCachePolicy`` for each policy and ``invalidateCachedPages()``
 /// for how a refresh forgets pages.
 ///
-/// **Posts.** ``Post/imageURL`` is absolute: relative image URLs are resolved against
+/// **Posts.** `Post.imageURL` is absolute: relative image URLs are resolved against
 /// ``BackendDescription/baseURL`` while decoding. ``post(id:cachePolicy:)`` asks the
 /// backend's ``BackendDescription/postPath`` when it has one (cached like a page);
 /// without one, or when that request cannot be answered, the post is looked up in the
@@ -39,7 +39,7 @@ import Tracing
 public final class HTTPPostRepository: PostRepository {
     /// The backend this repository reads, with its pagination conventions.
     public let backend: BackendDescription
-    /// Posts per page, checked by ``init(backend:pageSize:loader:pageCache:now:logger:)``
+    /// Posts per page, checked by ``init(backend:pageSize:loader:pageCache:sharedCache:now:logger:telemetry:)``
     /// against ``BackendDescription/maximumPageSize``.
     public let pageSize: Int
     /// The one cached-HTTP path, shared with the image pipeline in a ``FeedClient``.
@@ -81,6 +81,7 @@ public final class HTTPPostRepository: PostRepository {
     /// Makes a repository for `backend`.
     ///
     /// - Parameters:
+    ///   - backend: the API to read: base URL, paths, pagination style, field names.
     ///   - pageSize: posts per page, 1…``BackendDescription/maximumPageSize``.
     ///   - loader: the HTTP client, shared with the image pipeline.
     ///   - pageCache: where page bodies are kept, normally a `DiskCache` at `<cache root>/PageCache`.
@@ -89,6 +90,8 @@ public final class HTTPPostRepository: PostRepository {
     ///     own: a ``FeedClient`` uses `<namespace>pages:`), or `nil` (default). See
     ///     ``invalidateCachedPages()`` for how a refresh treats its pages.
     ///   - now: the clock freshness is computed with; inject one in tests.
+    ///   - logger: where the repository's warnings (a malformed post skipped, a page served
+    ///     stale) and debug lines go.
     ///   - telemetry: where metrics and spans go (default: the global systems).
     /// - Throws: `.badConfiguration` for a page size out of range.
     public convenience init(
@@ -156,7 +159,7 @@ public final class HTTPPostRepository: PostRepository {
 
     /// Fetches page `key` under `cachePolicy` (the type's **Page cache**) and remembers where
     /// the next page starts and which posts it holds. A cached body this description can no
-    /// longer decode is dropped and fetched again, except under ``PageCachePolicy/cacheOnly``.
+    /// longer decode is dropped and fetched again, except under ``CachePolicy/cacheOnly``.
     /// - Throws: as ``PostRepository/page(_:cachePolicy:priority:)``.
     ///
     /// Each call is one `postfeed.page.load` span and one `postfeed_loads_total` (see

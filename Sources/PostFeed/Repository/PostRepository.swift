@@ -5,7 +5,7 @@ import PostFeedHTTP
 ///
 /// Contract: thread-safe (call from any task, any number of times at once); errors are
 /// ``RepositoryError`` and name the URL, the page and what to do; a page is decoded with
-/// the backend description's conventions, and its ``Page/nextKey`` is `nil` exactly when
+/// the backend description's conventions, and its `Page.nextKey` is `nil` exactly when
 /// one of the backend's end signals says the list is over.
 ///
 /// ``HTTPPostRepository`` is the implementation over HTTP with a disk page cache.
@@ -23,7 +23,7 @@ public protocol PostRepository: Sendable {
     ///
     /// - Throws: `.pageOutOfRange` for a page past the end, `.network` when nothing came
     ///   back and no cached copy could stand in, `.httpStatus`, `.decoding`, `.notCached`
-    ///   (``PageCachePolicy/cacheOnly``), `.badConfiguration` for a key of another style.
+    ///   (``CachePolicy/cacheOnly``), `.badConfiguration` for a key of another style.
     func page(_ key: PageKey, cachePolicy: PageCachePolicy, priority: HTTPPriority) async throws(RepositoryError) -> Page
     /// Fetches one post by id (the detail view).
     func post(id: PostID, cachePolicy: PageCachePolicy) async throws(RepositoryError) -> Post
@@ -32,12 +32,12 @@ public protocol PostRepository: Sendable {
 }
 
 extension PostRepository {
-    /// Fetches one page using the cache (``PageCachePolicy/useCache``), at normal priority.
+    /// Fetches one page using the cache (``CachePolicy/useCache``), at normal priority.
     public func page(_ key: PageKey) async throws(RepositoryError) -> Page {
         try await page(key, cachePolicy: .useCache, priority: .normal)
     }
 
-    /// Fetches one post using the cache (``PageCachePolicy/useCache``).
+    /// Fetches one post using the cache (``CachePolicy/useCache``).
     public func post(id: PostID) async throws(RepositoryError) -> Post {
         try await post(id: id, cachePolicy: .useCache)
     }

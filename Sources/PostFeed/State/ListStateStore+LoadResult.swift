@@ -1,7 +1,7 @@
 import Foundation
 
 extension ListStateStore {
-    /// What ``ListStateStore/load(mode:backendIdentity:)`` found.
+    /// What ``ListStateStore/load(mode:backendIdentity:setAside:)`` found.
     public enum LoadResult: Sendable, Equatable {
         /// No state was saved for this mode: start at the top.
         case none

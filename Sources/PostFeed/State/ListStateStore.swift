@@ -11,7 +11,7 @@ import PostFeedCache
 ///
 /// A file that cannot be used — unreadable, not JSON, truncated, from a newer schema, for
 /// another backend or the other mode — is never restored and never deleted: it is renamed
-/// to `<name>.corrupt-<time>` beside the original and ``load(mode:backendIdentity:)`` says
+/// to `<name>.corrupt-<time>` beside the original and ``load(mode:backendIdentity:setAside:)`` says
 /// why in one line.
 ///
 /// ```swift
@@ -24,8 +24,8 @@ import PostFeedCache
 /// ```
 ///
 /// ``FeedClient`` builds the states it saves from its feeds
-/// (``FeedClient/saveInfinite(anchorIndex:)``, ``FeedClient/savePaged(anchorIndexInPage:)``)
-/// and hands them to ``save(_:)``.
+/// (``FeedClient/saveInfinite(anchorIndex:shownPostIDs:)``, ``FeedClient/savePaged(anchorIndexInPage:)``)
+/// and hands them to ``save(_:basedOn:makingRoom:)``.
 ///
 /// **Links.** The cache root is opened by path (it is the user's, and may be a link they
 /// chose); `State/`, the state files, `.state.lock`, temporaries and `*.corrupt-*` names
@@ -66,7 +66,9 @@ public struct ListStateStore: Sendable {
     private let memo = StateLoadMemo()
 
     /// A store in `<cacheRoot>/State/`; the folder is created by the first save.
-    /// - Parameter now: the clock that stamps files moved aside (inject one in tests).
+    /// - Parameters:
+    ///   - cacheRoot: the cache root (``CacheLocation/root``) whose `State/` folder holds the files.
+    ///   - now: the clock that stamps files moved aside (inject one in tests).
     public init(cacheRoot: URL, now: @escaping @Sendable () -> Date = { Date() }) {
         self.init(cacheRoot: cacheRoot, reader: .default, now: now)
     }
@@ -93,9 +95,11 @@ public struct ListStateStore: Sendable {
     // MARK: Saving
 
     /// Writes `state` to its mode's file, atomically, as it is: the last writer wins.
-    /// ``FeedClient`` saves with ``save(_:basedOn:)``, which keeps another process's progress.
+    /// ``FeedClient`` saves with ``save(_:basedOn:makingRoom:)``, which keeps another process's progress.
     ///
-    /// - Parameter makeRoom: called when the disk is full, before the one retry.
+    /// - Parameters:
+    ///   - state: the state to write, to the file of its ``ListState/mode``.
+    ///   - makeRoom: called when the disk is full, before the one retry.
     ///
     /// Throws ``ListStateError`` `.invalidState` when the state would not be restored
     /// (nothing is written), `.notWritable` when the State folder cannot be created or
@@ -106,7 +110,7 @@ public struct ListStateStore: Sendable {
         try write(state, makingRoom: makeRoom, notices: &notices) { _ in state }
     }
 
-    /// What ``save(_:basedOn:)`` wrote.
+    /// What ``save(_:basedOn:makingRoom:)`` wrote.
     public struct SaveOutcome: Sendable, Equatable {
         /// The state written: `state`, or `state` merged with the one another process saved
         /// since `basedOn`.
@@ -123,7 +127,7 @@ public struct ListStateStore: Sendable {
     ///
     /// `basedOn` is the ``ListState/generation`` of the file this run loaded (0 when there
     /// was none). When the file now holds a newer generation, another process saved in
-    /// between, and the two are merged (``ListState/merged(over:)``): when one list of
+    /// between, and the two are merged (`ListState.merged(over:)`): when one list of
     /// loaded posts extends the other the longer is kept and `state`'s anchor wins; when
     /// they cannot be merged, `state` replaces the other and ``SaveOutcome/notices`` says
     /// so in one line. Posts seen by either are kept as seen. The file written has
@@ -273,6 +277,7 @@ public struct ListStateStore: Sendable {
     ///
     /// Never throws and never deletes: a file that cannot be used is moved aside and
     /// reported as ``LoadResult/discarded(_:movedTo:)``.
+    /// - Parameter mode: the list mode whose file to read.
     /// - Parameter backendIdentity: `BackendDescription.identity` of this run's backend.
     /// - Parameter setAside: when an unusable file is moved aside: at once (the default), or
     ///   only when this run saves its own state, so a run that fails before saving leaves

@@ -66,7 +66,7 @@ public struct PopularityOrderState: Codable, Equatable, Sendable {
 }
 
 extension ListStateStore {
-    /// What ``loadPopularityOrder(backendIdentity:)`` found.
+    /// What ``loadPopularityOrder(backendIdentity:settingAside:)`` found.
     public struct PopularityOrderLoad: Sendable {
         /// The order saved for the backend, or an empty one.
         public var state: PopularityOrderState

@@ -1,4 +1,4 @@
-/// A set of post ids. Ids that are canonical decimal integers (``PostID/integerValue``)
+/// A set of post ids. Ids that are canonical decimal integers (`PostID.integerValue`)
 /// are kept as sorted, disjoint ranges, so "every post of the first 500" costs one range
 /// and not 500 ids; any other id (`t3_1abc`, a URI, a 20-digit number) is kept as itself.
 /// Holds the posts shown in earlier runs (the "unseen only" option).

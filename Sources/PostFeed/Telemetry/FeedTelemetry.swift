@@ -3,7 +3,7 @@ import Instrumentation
 import Tracing
 
 /// Where PostFeed reports what its loads did: swift-metrics counters, timers and gauges
-/// (``LoadMetrics`` lists them), and a swift-distributed-tracing span per page and image
+/// (`LoadMetrics` lists them), and a swift-distributed-tracing span per page and image
 /// load whose context is injected into the outgoing request (W3C `traceparent` with a W3C
 /// tracer).
 ///

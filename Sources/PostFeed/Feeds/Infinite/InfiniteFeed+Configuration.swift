@@ -1,6 +1,6 @@
 extension InfiniteFeed {
     /// How the feed loads, hides and keeps pages (posts stay in the backend's order; the
-    /// whole feed by popularity is ``FeedClient/popularityOrder(progress:)``).
+    /// whole feed by popularity is ``FeedClient/popularityOrder(maximumPosts:progress:)``).
     public struct Configuration: Sendable {
         /// Load more when the visible index is this close to the end. Default 5.
         public var prefetchThreshold: Int

@@ -33,7 +33,7 @@ extension InfiniteFeed {
     ///   its post count changed; find the reader's post again with ``index(ofPostID:)``.
     ///   A newer copy of the last page loaded also sets where the list goes on: one that
     ///   says there are no more ends it (``hasMore`` turns `false`), a new next key is the
-    ///   next ``loadMore()``'s; a new total or next key alone is ``PageRevalidation/Outcome/replaced`` too.
+    ///   next ``loadMore(priority:)``'s; a new total or next key alone is ``PageRevalidation/Outcome/replaced`` too.
     /// - When the server cannot be asked, the cached posts stay, ``staleReason`` says why
     ///   when the page is resident (until that page revalidates), and so does
     ///   ``PageRevalidation/Outcome/failed(_:)``.

@@ -60,7 +60,7 @@ public actor InfiniteFeed {
     public internal(set) var stalledWalk: String?
     /// Set when a page came longer than the page size asked for (the server ignores it),
     /// and logged once as a warning: how many posts it sent, and that each page shows only
-    /// its first page-size posts (see ``Page/sentPostCount``). `nil` normally.
+    /// its first page-size posts (see `Page.sentPostCount`). `nil` normally.
     public internal(set) var pageSizeWarning: String?
     var focusIndex = 0
     /// The load in flight and the callers waiting for it.
