@@ -64,7 +64,11 @@ public enum ReaderPlaceRecord {
     /// What a save of `state` based on `generation` writes over `current` (the record's
     /// usable state, or `nil`): `state` when nobody saved since, else the two merged
     /// (``ListStateStore/save(_:basedOn:makingRoom:)``), with generation `max + 1`.
-    /// - Parameter location: the record, as a notice names it (a file's path, a Redis key).
+    /// - Parameters:
+    ///   - state: The place being saved.
+    ///   - current: The record's usable state now, or `nil` when it has none.
+    ///   - generation: The generation `state` was loaded at.
+    ///   - location: The record, as a notice names it (a file's path, a Redis key).
     public static func merge(_ state: ListState, over current: ListState?, basedOn generation: Int, in location: String)
         -> ListStateStore.SaveOutcome
     {
