@@ -68,15 +68,17 @@ struct InfiniteFeedTests {
         }
     }
 
-    /// A client with one connection to a server that answers in 400 ms, and ten image
+    /// A client with one connection to a server that answers in 1 s, and ten image
     /// prefetches per page: everything after the request on the wire waits in the engine's
-    /// queue, in priority order. 400 ms is long enough that a slow, busy test process still
-    /// queues its next request while the one before it is being answered.
+    /// queue, in priority order. 1 s is long enough that a slow, busy test process still
+    /// queues its next request while the one before it is being answered (at 400 ms, with
+    /// the server on threads of its own and 2 cores shared by the whole suite, the client
+    /// once queued page 3 only after a second image had started).
     private static func withOneSlowConnection(
         prefetchNextPage: Bool = true, _ body: (FeedClient, RunningFixtureServer) async throws -> Void
     ) async throws {
         try await FeedTestSupport.withClient(
-            server: FixtureServerConfiguration(faults: FaultInjection(latency: .milliseconds(400))),
+            server: FixtureServerConfiguration(faults: FaultInjection(latency: .seconds(1))),
             configure: {
                 $0.http.maximumConnectionsPerHost = 1
                 $0.infinite.imagePrefetchCount = 10
