@@ -26,6 +26,7 @@ struct RecoveryAdviceTests {
         .resetState: " (postfeed state reset starts over)",
         .startFromFirstPage: " ('postfeed page --first' starts over)",
         .showPageOfThisBackend: " ('postfeed page' or 'postfeed list', which keep the file aside)",
+        .raisePageBodyLimit: ". Raise the limit with a backend file's maximumPageBytes if such pages are expected",
     ]
 
     @Test("every recovery is worded with the CLI's flags and commands", arguments: Recovery.allCases)

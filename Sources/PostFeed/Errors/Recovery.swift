@@ -33,6 +33,9 @@ public enum Recovery: String, Sendable, Hashable, CaseIterable {
     /// A state file holds another backend's place: showing a page of this backend starts
     /// here, and keeps that file aside.
     case showPageOfThisBackend = "show-page-of-this-backend"
+    /// A page was larger than the backend's limit on one page's bytes
+    /// (``BackendDescription/maximumPageBodySize``): raise it if such pages are expected.
+    case raisePageBodyLimit = "raise-page-body-limit"
 
     /// The `Logger.Metadata` key under which the library's warnings carry their recovery's
     /// code (the message is then what failed, without advice).
@@ -51,6 +54,7 @@ public enum Recovery: String, Sendable, Hashable, CaseIterable {
         case .resetState: " (resetting the state starts over)"
         case .startFromFirstPage: " (going back to the first page starts over)"
         case .showPageOfThisBackend: " (showing a page keeps the file aside)"
+        case .raisePageBodyLimit: ". Raise the limit on one page's bytes if such pages are expected"
         }
     }
 }

@@ -55,9 +55,8 @@ extension HTTPPostRepository {
             return RepositoryError(
                 .network, url: url, page: page,
                 message: "\(subject) of \(url.absoluteString) is larger than the \(Self.binarySize(backend.maximumPageBodySize)) "
-                    + "one page may hold, so it was not read; the server may ignore the page size. "
-                    + "Raise the limit with a backend file's maximumPageBytes if such pages are expected",
-                underlying: error)
+                    + "one page may hold, so it was not read; the server may ignore the page size",
+                underlying: error, recovery: .raisePageBodyLimit)
         case .network(let error):
             return RepositoryError(
                 .network, url: url, page: page,

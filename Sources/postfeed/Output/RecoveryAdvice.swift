@@ -29,6 +29,8 @@ enum RecoveryAdvice {
             " ('postfeed page --first' starts over)"
         case .showPageOfThisBackend:
             " ('postfeed page' or 'postfeed list', which keep the file aside)"
+        case .raisePageBodyLimit:
+            ". Raise the limit with a backend file's maximumPageBytes if such pages are expected"
         }
     }
 

@@ -384,8 +384,10 @@ struct FaultMatrixTests {
             let error = await FaultMatrix.firstPageError(client)
             await FaultMatrix.expectPageFailure(
                 error, code: .network, client: client, server: server, path: "/api/posts",
-                says: ["64 KiB", "ignore the page size", "maximumPageBytes"])
+                says: ["64 KiB", "ignore the page size", "Raise the limit"])
             #expect(error?.underlying?.code == .bodyTooLarge)
+            // How to raise it is the caller's to word (a backend file's maximumPageBytes in the CLI)
+            #expect(error?.recovery == .raisePageBodyLimit)
         }
     }
 
